@@ -1,0 +1,206 @@
+//! Parsing JSON documents: exact numbers, insertion order, lone surrogates,
+//! deep nesting without stack overflow, and errors with line and column.
+
+use super::jsstring::encode_lone_surrogates;
+use serde::Deserialize;
+use serde_json::Value;
+use thiserror::Error;
+
+/// Deepest nesting of arrays and objects a document may have.
+///
+/// Deeper documents are rejected with [`JsonErrorKind::TooDeep`] before
+/// anything recursive touches them.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// Why a JSON text could not be parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonErrorKind {
+    /// Not valid JSON (including trailing characters and invalid UTF-8).
+    Syntax,
+    /// The text ended in the middle of a value.
+    Eof,
+    /// Nesting deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// The text is empty or only whitespace.
+    Empty,
+}
+
+/// A parse failure with a 1-based position in the text.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("line {line}, column {column}: {message}")]
+pub struct JsonError {
+    /// What kind of failure this is.
+    pub kind: JsonErrorKind,
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column number (in characters).
+    pub column: usize,
+    /// Human-readable description.
+    pub message: String,
+}
+
+/// A parsed document and the form problems noticed while reading it.
+#[derive(Debug)]
+pub struct ParsedDocument {
+    /// The parsed value.
+    pub value: Value,
+    /// The text started with a UTF-8 byte order mark (which was ignored).
+    pub had_bom: bool,
+    /// The text used CRLF line endings somewhere.
+    pub had_crlf: bool,
+}
+
+/// Parses a document read from a file: a leading byte order mark is ignored
+/// (and reported), everything else must be exactly one JSON value.
+pub fn parse_document(text: &str) -> Result<ParsedDocument, JsonError> {
+    let (body, had_bom) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    };
+    let value = parse_value(body)?;
+    Ok(ParsedDocument { value, had_bom, had_crlf: body.contains("\r\n") })
+}
+
+/// Parses exactly one JSON value.
+pub fn parse_value(text: &str) -> Result<Value, JsonError> {
+    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        return Err(JsonError {
+            kind: JsonErrorKind::Empty,
+            line: 1,
+            column: 1,
+            message: "the file is empty; expected a JSON document".to_owned(),
+        });
+    }
+    check_depth(text)?;
+    let text = encode_lone_surrogates(text);
+    let mut deserializer = serde_json::Deserializer::from_str(&text);
+    // The depth check above bounds the nesting; serde_stacker grows the stack
+    // so that this bounded recursion cannot overflow it.
+    deserializer.disable_recursion_limit();
+    let value = Value::deserialize(serde_stacker::Deserializer::new(&mut deserializer))
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map_err(|err| from_serde(&err))?;
+    Ok(value)
+}
+
+fn from_serde(err: &serde_json::Error) -> JsonError {
+    let kind = if err.is_eof() { JsonErrorKind::Eof } else { JsonErrorKind::Syntax };
+    // serde_json appends " at line L column C"; the position is kept separately.
+    let full = err.to_string();
+    let message = match full.rfind(" at line ") {
+        Some(cut) => full[..cut].to_owned(),
+        None => full,
+    };
+    JsonError { kind, line: err.line().max(1), column: err.column().max(1), message }
+}
+
+/// Rejects nesting deeper than [`MAX_DEPTH`] with the position where the
+/// limit was crossed. Brackets inside strings do not count.
+fn check_depth(text: &str) -> Result<(), JsonError> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (offset, byte) in text.bytes().enumerate() {
+        if in_string {
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    let (line, column) = line_column(text, offset);
+                    return Err(JsonError {
+                        kind: JsonErrorKind::TooDeep,
+                        line,
+                        column,
+                        message: format!("nesting deeper than {MAX_DEPTH} levels"),
+                    });
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// 1-based line and character column of a byte offset.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{Style, to_canonical_string, write_value};
+
+    #[test]
+    fn syntax_errors_carry_line_and_column() {
+        let err = parse_value("{\n  \"a\": 1,\n  \"b\" 2\n}").unwrap_err();
+        assert_eq!((err.kind, err.line, err.column), (JsonErrorKind::Syntax, 3, 7));
+        assert!(err.message.contains("expected `:`"), "{}", err.message);
+    }
+
+    #[test]
+    fn trailing_characters_are_an_error() {
+        assert_eq!(parse_value("{} x").unwrap_err().kind, JsonErrorKind::Syntax);
+        assert_eq!(parse_value("[1, 2").unwrap_err().kind, JsonErrorKind::Eof);
+        assert_eq!(parse_value(" \n").unwrap_err().kind, JsonErrorKind::Empty);
+    }
+
+    #[test]
+    fn ten_thousand_levels_parse_and_serialize() {
+        let text = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let value = parse_value(&text).unwrap();
+        // The indented form of this is 400 MB (indentation grows with depth),
+        // so exercise the same recursion through the compact layout.
+        assert_eq!(write_value(&value, Style::CANONICAL_COMPACT), text);
+        // Dropping the value recurses too; keep it on this (large) test stack.
+        drop(value);
+    }
+
+    #[test]
+    fn deeper_input_is_rejected_with_a_position() {
+        let text = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000));
+        let err = parse_value(&text).unwrap_err();
+        assert_eq!((err.kind, err.line, err.column), (JsonErrorKind::TooDeep, 1, MAX_DEPTH + 1));
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_count_toward_depth() {
+        let text = format!("[\"{}\\\"{}\"]", "[".repeat(MAX_DEPTH * 2), "{".repeat(10));
+        assert!(parse_value(&text).is_ok());
+    }
+
+    #[test]
+    fn bom_and_crlf_are_reported_not_fatal() {
+        let doc = parse_document("\u{feff}{\r\n\"a\": 1\r\n}").unwrap();
+        assert!(doc.had_bom && doc.had_crlf);
+        assert_eq!(doc.value["a"], 1);
+    }
+
+    #[test]
+    fn lone_surrogates_survive_a_round_trip() {
+        let value = parse_value(r#"["\ud800x", "\uDC00"]"#).unwrap();
+        assert_eq!(to_canonical_string(&value), "[\n    \"\\ud800x\",\n    \"\\udc00\"\n]\n");
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_first_position_and_the_last_value() {
+        let value = parse_value(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+        let keys: Vec<_> = value.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["b", "a"]);
+        assert_eq!(value["b"], 3);
+    }
+}
