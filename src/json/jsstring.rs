@@ -141,18 +141,18 @@ pub(crate) fn encode_lone_surrogates(text: &str) -> Cow<'_, str> {
             '\\' => {
                 if let Some(unit) = hex_escape(rest) {
                     let after = &rest[6..];
-                    if (0xD800..0xDC00).contains(&unit) {
-                        if let Some(low) = hex_escape(after).filter(|u| (0xDC00..0xE000).contains(u)) {
-                            let scalar = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
-                            if scalar == MARK as u32 {
-                                out.push(MARK);
-                                out.push(MARK);
-                            } else {
-                                out.push_str(&rest[..12]);
-                            }
-                            rest = &after[6..];
-                            continue;
+                    if (0xD800..0xDC00).contains(&unit)
+                        && let Some(low) = hex_escape(after).filter(|u| (0xDC00..0xE000).contains(u))
+                    {
+                        let scalar = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                        if scalar == MARK as u32 {
+                            out.push(MARK);
+                            out.push(MARK);
+                        } else {
+                            out.push_str(&rest[..12]);
                         }
+                        rest = &after[6..];
+                        continue;
                     }
                     if (0xD800..0xE000).contains(&unit) {
                         push_lone_surrogate(&mut out, unit);
