@@ -2,12 +2,14 @@
 //! order, the canonical fixture text, and positions for error messages.
 
 mod jsstring;
+mod lines;
 mod order;
 mod parse;
 pub mod pointer;
 mod write;
 
 pub use jsstring::{JsChar, MARK, from_utf16, js_chars, to_utf16, utf16_len};
+pub use lines::{JsonLine, parse_json_lines};
 pub use order::{KeyOrder, array_index, cmp_canonical_keys, cmp_utf16, ordered_keys};
 pub use parse::{JsonError, JsonErrorKind, MAX_DEPTH, ParsedDocument, line_column, parse_document, parse_value};
 pub use write::{
