@@ -8,6 +8,11 @@
 //! Adding a suite is local: write a type implementing [`Suite`] in its own
 //! file here, add its schema under `schemas/`, and list it in [`all`].
 
+pub mod catalogs;
+pub mod chat;
+pub mod pagination;
+pub mod sse;
+
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -162,10 +167,16 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Map<String, Value>
 
 /// Every suite the harness knows, in report order.
 pub fn all() -> &'static [&'static dyn Suite] {
-    &[]
+    &[&chat::ChatSuite, &sse::SseSuite, &pagination::PaginationSuite, &catalogs::CatalogsSuite]
 }
 
 /// Looks a suite up by folder name.
 pub fn find(name: &str) -> Option<&'static dyn Suite> {
     all().iter().copied().find(|suite| suite.name() == name)
+}
+
+impl std::fmt::Debug for dyn Suite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Suite({})", self.name())
+    }
 }
