@@ -2,8 +2,12 @@
 //! outcomes to exit codes. This is the only place that knows about clap and
 //! anyhow; the library sees validated values only.
 
+mod adapter;
+mod check_adapter;
 mod decode;
 mod fmt;
+mod impl_cmd;
+mod interrupt;
 mod list;
 mod run;
 mod validate;
@@ -35,6 +39,10 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Print the reference's expected output for wire input.
     Decode(decode::DecodeArgs),
+    /// Serve the reference implementations over the subprocess protocol on stdin/stdout.
+    Adapter(adapter::AdapterArgs),
+    /// Smoke-test an external implementation's protocol and explain each problem.
+    CheckAdapter(check_adapter::CheckAdapterArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -71,6 +79,8 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Validate(args) => validate::execute(args),
         Command::Fmt(args) => fmt::execute(args),
         Command::Decode(args) => decode::execute(args),
+        Command::Adapter(args) => adapter::execute(args),
+        Command::CheckAdapter(args) => check_adapter::execute(args),
     }
 }
 
