@@ -208,3 +208,15 @@ pub fn verdict_list(report: &Value) -> Vec<(String, String)> {
         .map(|case| (case["id"].as_str().unwrap().to_owned(), case["verdict"].as_str().unwrap().to_owned()))
         .collect()
 }
+
+/// The HAPI golden corpus, or `None` (with a visible notice) when
+/// `../shared` is absent.
+pub fn hapi_corpus() -> Option<PathBuf> {
+    let path = root().join("../shared/hapi/fixtures");
+    if path.is_dir() {
+        Some(path)
+    } else {
+        eprintln!("note: {} not found: the HAPI-corpus part of this test is skipped", path.display());
+        None
+    }
+}

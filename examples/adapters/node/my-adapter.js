@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * A complete conform adapter in Node.js: copy this file and conform-adapter.js next to
+ * your decoder and replace the body of `decode`.
+ *
+ *   conform run fixtures --impl-cmd 'node my-adapter.js'              # persistent (fast)
+ *   conform run fixtures --impl-cmd 'node my-adapter.js' --one-shot   # one process per case
+ *   conform check-adapter --impl-cmd 'node my-adapter.js'             # protocol smoke test
+ *
+ * As shipped, `decode` asks conform's own reference (reference-decoder.js), so every
+ * case passes and the wiring can be tried before any decoder exists. A TypeScript
+ * decoder can be wired the same way after compiling it, or with `npx tsx my-adapter.ts`.
+ */
+
+const { serve, Skip } = require('./conform-adapter');
+const reference = require('./reference-decoder');
+
+// The suites this adapter implements, with the fixtureVersions of each. Cases of other
+// suites are reported as `unsupported` and never sent.
+const SUITES = { chat: [1], sse: [1], pagination: [1], catalogs: [1] };
+
+/**
+ * Maps a case's input part to its output (the suite's expected part). Return a
+ * JSON-ready value (or a Promise of one), throw new Skip('reason') to decline, or throw
+ * anything else to make the case an `error`.
+ */
+async function decode(suite, input, fixtureVersion) {
+  if (!(suite in SUITES)) throw new Skip(`suite ${suite} is not wired in yet`);
+  // Replace this line with a call into your decoder, for example:
+  //   return projectChat(input.messages, input.agentState ?? null);
+  return reference.decode(suite, input, fixtureVersion);
+}
+
+serve(decode, { name: 'example-node', version: '1.0.0', language: 'javascript', suites: SUITES });

@@ -1,0 +1,108 @@
+//! The protocol end to end against the reference: `conform adapter` and the
+//! example adapters (Python, Node.js) must give exactly the verdicts of
+//! `--impl reference`, case by case, in persistent and one-shot mode, over
+//! every fixture tree present (the project's fixtures, the HAPI corpus, and
+//! a generated tree), whatever suites have references by now.
+
+mod subprocess_support;
+
+use std::path::PathBuf;
+use std::time::Duration;
+use subprocess_support::{Scenario, conform, node, python, report, root, verdict_list};
+
+const LIMIT: Duration = Duration::from_secs(300);
+
+fn trees(scenario: &Scenario) -> Vec<PathBuf> {
+    let mut trees = vec![scenario.tree()];
+    let own = root().join("fixtures");
+    if own.is_dir() {
+        trees.push(own);
+    }
+    trees.extend(subprocess_support::hapi_corpus());
+    trees
+}
+
+/// Verdicts of one run, with the implementation given by `implementation`.
+fn verdicts_of(tree: &PathBuf, out: &PathBuf, implementation: &[&str]) -> Vec<(String, String)> {
+    let mut args = vec!["run", tree.to_str().unwrap(), "--format", "json", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(implementation);
+    let conform_bin = env!("CARGO_BIN_EXE_conform");
+    let finished = conform(&args, &[("CONFORM_BIN", conform_bin)], LIMIT);
+    assert!(
+        matches!(finished.code, Some(0 | 1)),
+        "{implementation:?} on {}: exit {:?}\n{}",
+        tree.display(),
+        finished.code,
+        finished.stderr
+    );
+    verdict_list(&report(out))
+}
+
+fn same_verdicts_as_the_reference(label: &str, implementation: &[&str], scenario_only: bool) {
+    let scenario = Scenario::new();
+    for (index, tree) in trees(&scenario).iter().enumerate() {
+        if scenario_only && index > 0 {
+            break;
+        }
+        let expected = verdicts_of(tree, &scenario.out(&format!("reference-{index}")), &["--impl", "reference"]);
+        let actual = verdicts_of(tree, &scenario.out(&format!("{label}-{index}")), implementation);
+        assert_eq!(actual.len(), expected.len(), "{label} on {}", tree.display());
+        for (got, want) in actual.iter().zip(&expected) {
+            assert_eq!(got, want, "{label} on {}", tree.display());
+        }
+        eprintln!("{label}: {} cases on {} match the reference", actual.len(), tree.display());
+    }
+}
+
+fn adapter_command() -> String {
+    format!("{} adapter", env!("CARGO_BIN_EXE_conform"))
+}
+
+#[test]
+fn conform_adapter_gives_the_reference_verdicts_in_persistent_mode() {
+    let command = adapter_command();
+    same_verdicts_as_the_reference("adapter", &["--impl-cmd", &command, "-j", "1"], false);
+    same_verdicts_as_the_reference("adapter-parallel", &["--impl-cmd", &command, "-j", "3"], false);
+}
+
+#[test]
+fn conform_adapter_gives_the_reference_verdicts_in_one_shot_mode() {
+    let command = adapter_command();
+    same_verdicts_as_the_reference("adapter-one-shot", &["--impl-cmd", &command, "--one-shot"], false);
+}
+
+#[test]
+fn the_python_example_adapter_gives_the_reference_verdicts() {
+    let Some(python) = python() else { return };
+    let command = format!("{python} {}", root().join("examples/adapters/python/my_adapter.py").display());
+    same_verdicts_as_the_reference("python", &["--impl-cmd", &command], false);
+    same_verdicts_as_the_reference("python-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
+}
+
+#[test]
+fn the_node_example_adapter_gives_the_reference_verdicts() {
+    let Some(node) = node() else { return };
+    let command = format!("{node} {}", root().join("examples/adapters/node/my-adapter.js").display());
+    same_verdicts_as_the_reference("node", &["--impl-cmd", &command], false);
+    same_verdicts_as_the_reference("node-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
+}
+
+#[test]
+fn the_example_adapters_pass_check_adapter() {
+    let scenario = Scenario::new();
+    let tree = scenario.tree();
+    let mut commands = Vec::new();
+    if let Some(python) = python() {
+        commands.push(format!("{python} {}", root().join("examples/adapters/python/my_adapter.py").display()));
+    }
+    if let Some(node) = node() {
+        commands.push(format!("{node} {}", root().join("examples/adapters/node/my-adapter.js").display()));
+    }
+    commands.push(adapter_command());
+    for command in commands {
+        let args = ["check-adapter", "--impl-cmd", &command, tree.to_str().unwrap()];
+        let finished = conform(&args, &[("CONFORM_BIN", env!("CARGO_BIN_EXE_conform"))], LIMIT);
+        assert_eq!(finished.code, Some(0), "{command}:\n{}", finished.stdout);
+        assert!(finished.stdout.contains("0 protocol problems"), "{}", finished.stdout);
+    }
+}
