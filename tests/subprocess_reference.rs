@@ -6,7 +6,7 @@
 
 mod subprocess_support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use subprocess_support::{Scenario, conform, node, python, report, root, verdict_list};
 
@@ -23,7 +23,7 @@ fn trees(scenario: &Scenario) -> Vec<PathBuf> {
 }
 
 /// Verdicts of one run, with the implementation given by `implementation`.
-fn verdicts_of(tree: &PathBuf, out: &PathBuf, implementation: &[&str]) -> Vec<(String, String)> {
+fn verdicts_of(tree: &Path, out: &Path, implementation: &[&str]) -> Vec<(String, String)> {
     let mut args = vec!["run", tree.to_str().unwrap(), "--format", "json", "--out", out.to_str().unwrap()];
     args.extend_from_slice(implementation);
     let conform_bin = env!("CARGO_BIN_EXE_conform");
