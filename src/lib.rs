@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod baseline;
 pub mod compare;
 pub mod error;
 pub mod files;

@@ -3,6 +3,7 @@
 //! Every writer is a pure function of the report that writes to an injected
 //! `io::Write`, so tests can capture output and the CLI decides where it goes.
 
+pub mod cluster;
 mod json;
 mod junit;
 mod markdown;
@@ -10,6 +11,7 @@ mod model;
 mod palette;
 mod pretty;
 
+pub use cluster::{Cluster, Signature};
 pub use json::{REPORT_SCHEMA, write_json};
 pub use junit::write_junit;
 pub use markdown::write_markdown;
