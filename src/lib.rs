@@ -29,6 +29,7 @@ pub mod implementation;
 pub mod json;
 pub mod reference;
 pub mod report;
+pub mod report_diff;
 pub mod run;
 pub mod suite;
 pub mod validate;

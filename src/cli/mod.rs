@@ -2,9 +2,12 @@
 //! outcomes to exit codes. This is the only place that knows about clap and
 //! anyhow; the library sees validated values only.
 
+mod baseline;
+mod compare;
 mod decode;
 mod fmt;
 mod list;
+mod report;
 mod run;
 mod validate;
 
@@ -35,6 +38,12 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Print the reference's expected output for wire input.
     Decode(decode::DecodeArgs),
+    /// Known-failure baselines: write one from a run, or check one.
+    Baseline(baseline::BaselineArgs),
+    /// Compare two JSON reports: regressions, fixes, new and removed fixtures.
+    Compare(compare::CompareArgs),
+    /// Merge shard reports, or render reports as HTML.
+    Report(report::ReportArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -71,6 +80,9 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Validate(args) => validate::execute(args),
         Command::Fmt(args) => fmt::execute(args),
         Command::Decode(args) => decode::execute(args),
+        Command::Baseline(args) => baseline::execute(args),
+        Command::Compare(args) => compare::execute(args),
+        Command::Report(args) => report::execute(args),
     }
 }
 

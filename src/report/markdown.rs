@@ -171,7 +171,7 @@ fn diff_for_markdown(hunks: &[crate::compare::DiffHunk]) -> String {
 }
 
 /// A fenced code block whose fence is longer than any backtick run inside.
-fn fenced(language: &str, text: &str) -> String {
+pub(crate) fn fenced(language: &str, text: &str) -> String {
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     format!("{fence}{language}\n{}\n{fence}\n", text.trim_end_matches('\n'))
@@ -194,12 +194,12 @@ fn tail(text: &str, max_chars: usize) -> String {
     format!("…{}", text.chars().skip(count - max_chars).collect::<String>())
 }
 
-fn html_escape(text: &str) -> String {
+pub(crate) fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Inline text: HTML-escaped and with Markdown emphasis characters neutralized.
-fn escape_inline(text: &str) -> String {
+pub(crate) fn escape_inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in html_escape(text).chars() {
         if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#') {

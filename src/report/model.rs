@@ -263,6 +263,18 @@ impl Counts {
         }
     }
 
+    /// The headline counts with their names, in display order: passed,
+    /// failed, known failures, skipped, total.
+    pub fn named(&self) -> [(&'static str, usize); 5] {
+        [
+            ("passed", self.passed),
+            ("failed", self.failed),
+            ("known failures", self.known_failures),
+            ("skipped", self.skipped),
+            ("total", self.total),
+        ]
+    }
+
     /// `N passed, N failed` plus `, N skipped` / `, N known failures` when
     /// there are any: the last line of the terminal report.
     pub fn summary_line(&self) -> String {
