@@ -3,6 +3,7 @@
 //! input part to its expected part (see [`crate::suite::ReferenceFn`]).
 
 pub mod catalogs;
+pub mod pagination;
 pub mod sse;
 
 use std::collections::BTreeSet;

@@ -9,6 +9,7 @@
 //! file here, add its schema under `schemas/`, and list it in [`all`].
 
 pub mod catalogs;
+pub mod pagination;
 pub mod sse;
 
 use crate::reference::RuleTrace;
@@ -165,7 +166,7 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Map<String, Value>
 
 /// Every suite the harness knows, in report order.
 pub fn all() -> &'static [&'static dyn Suite] {
-    &[&sse::Sse, &catalogs::Catalogs]
+    &[&sse::Sse, &pagination::Pagination, &catalogs::Catalogs]
 }
 
 /// Looks a suite up by folder name.
