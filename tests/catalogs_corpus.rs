@@ -3,7 +3,7 @@
 use conform::json;
 use conform::reference::NoTrace;
 use conform::suite::Suite;
-use conform::suite::catalogs::Catalogs;
+use conform::suite::catalogs::CatalogsSuite;
 use std::path::Path;
 
 #[test]
@@ -14,18 +14,18 @@ fn hapi_modes_catalog_is_reproduced_exactly() {
         return;
     };
     let document = json::parse_value(&text).expect("modes.json parses");
-    let schema = json::parse_value(Catalogs.schema()).expect("the catalogs schema parses");
+    let schema = json::parse_value(CatalogsSuite.schema()).expect("the catalogs schema parses");
     let validator = jsonschema::validator_for(&schema).expect("the catalogs schema compiles");
     assert!(validator.is_valid(&document), "modes.json fails the catalogs schema");
-    let parts = Catalogs.split(&document).expect("the table splits");
-    let actual = (Catalogs.reference().expect("catalogs has a reference"))(&parts.input, &mut NoTrace)
+    let parts = CatalogsSuite.split(&document).expect("the table splits");
+    let actual = (CatalogsSuite.reference().expect("catalogs has a reference"))(&parts.input, &mut NoTrace)
         .expect("the reference produces the table");
     assert_eq!(json::to_canonical_string(&actual), text);
 }
 
 #[test]
 fn the_catalog_satisfies_its_own_schema() {
-    let schema = json::parse_value(Catalogs.schema()).expect("the catalogs schema parses");
+    let schema = json::parse_value(CatalogsSuite.schema()).expect("the catalogs schema parses");
     let validator = jsonschema::validator_for(&schema).expect("the catalogs schema compiles");
     let table = conform::reference::catalogs::catalog(&mut NoTrace);
     assert!(validator.is_valid(&table));

@@ -4,7 +4,7 @@
 use conform::json;
 use conform::reference::NoTrace;
 use conform::suite::Suite;
-use conform::suite::sse::Sse;
+use conform::suite::sse::SseSuite;
 use std::path::{Path, PathBuf};
 
 fn corpus_dir() -> Option<PathBuf> {
@@ -19,9 +19,9 @@ fn corpus_dir() -> Option<PathBuf> {
 
 /// Checks every fixture in `dir` and returns how many passed.
 fn replay_dir(dir: &Path) -> usize {
-    let schema = json::parse_value(Sse.schema()).expect("the sse schema parses");
+    let schema = json::parse_value(SseSuite.schema()).expect("the sse schema parses");
     let validator = jsonschema::validator_for(&schema).expect("the sse schema compiles");
-    let reference = Sse.reference().expect("sse has a reference");
+    let reference = SseSuite.reference().expect("sse has a reference");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("fixture folder is readable")
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
@@ -36,7 +36,7 @@ fn replay_dir(dir: &Path) -> usize {
         let errors: Vec<String> =
             validator.iter_errors(&document).map(|error| format!("{}: {error}", error.instance_path())).collect();
         assert!(errors.is_empty(), "{} fails the schema: {errors:?}", path.display());
-        let parts = Sse.split(&document).expect("fixture splits");
+        let parts = SseSuite.split(&document).expect("fixture splits");
         let actual = reference(&parts.input, &mut NoTrace).expect("the reference produces output");
         if json::to_canonical_string(&actual) != json::to_canonical_string(&parts.expected) {
             failures.push(format!(

@@ -11,9 +11,9 @@ use serde_json::Value;
 
 /// See the module docs.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Catalogs;
+pub struct CatalogsSuite;
 
-impl Suite for Catalogs {
+impl Suite for CatalogsSuite {
     fn name(&self) -> &'static str {
         "catalogs"
     }

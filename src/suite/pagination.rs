@@ -20,9 +20,9 @@ const EXPECTED_PREFIX: &str = "expected";
 
 /// See the module docs.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Pagination;
+pub struct PaginationSuite;
 
-impl Suite for Pagination {
+impl Suite for PaginationSuite {
     fn name(&self) -> &'static str {
         "pagination"
     }
@@ -115,19 +115,16 @@ impl Suite for Pagination {
                 match rest {
                     ["expectedRequests", request, ..] => {
                         let ordinal = request.parse::<usize>().map_or(0, |request| request + 1);
-                        let beyond = if ordinal > responses {
-                            format!(", beyond the {responses} scripted responses")
+                        let over = if ordinal > responses {
+                            format!(" (over-consumed: {})", scripted_responses(responses))
                         } else {
                             String::new()
                         };
-                        (format!("{op_label}: request {ordinal}{beyond}"), 4)
+                        (format!("{op_label}: request {ordinal}{over}"), 4)
                     }
-                    ["expectedRequests"] => (
-                        format!(
-                            "{op_label}: requests ({responses} scripted responses, each answering exactly one request)"
-                        ),
-                        3,
-                    ),
+                    ["expectedRequests"] => {
+                        (format!("{op_label}: requests ({}, one per request)", scripted_responses(responses)), 3)
+                    }
                     ["expectedOutcome", ..] => (format!("{op_label}: outcome"), 3),
                     ["expectedCandidates", ..] => (format!("{op_label}: candidates"), 3),
                     _ => (op_label, 2),
@@ -138,6 +135,14 @@ impl Suite for Pagination {
             _ => return None,
         };
         Some(PointerContext { label, rest: pointer_below(pointer, depth) })
+    }
+}
+
+fn scripted_responses(count: usize) -> String {
+    match count {
+        0 => "no scripted response".to_owned(),
+        1 => "1 scripted response".to_owned(),
+        n => format!("{n} scripted responses"),
     }
 }
 

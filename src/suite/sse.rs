@@ -14,9 +14,9 @@ const EXPECTED_KEYS: &[&str] = &["expectedPatchResults", "expectedSession"];
 
 /// See the module docs.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Sse;
+pub struct SseSuite;
 
-impl Suite for Sse {
+impl Suite for SseSuite {
     fn name(&self) -> &'static str {
         "sse"
     }
