@@ -8,6 +8,8 @@ pub mod sse;
 
 use std::collections::BTreeSet;
 
+pub mod chat;
+
 /// Records which named decode rules a reference run exercised.
 ///
 /// Rule ids are stable dotted names such as `user.attachments.invalid-skipped`
