@@ -3,12 +3,11 @@
 //! input part to its expected part (see [`crate::suite::ReferenceFn`]).
 
 pub mod catalogs;
+pub mod chat;
 pub mod pagination;
 pub mod sse;
 
 use std::collections::BTreeSet;
-
-pub mod chat;
 
 /// Records which named decode rules a reference run exercised.
 ///

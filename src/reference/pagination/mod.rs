@@ -18,7 +18,7 @@ pub mod script;
 pub mod store;
 pub mod trim;
 
-use crate::reference::RuleTrace;
+use crate::reference::{RuleTrace, chat};
 use serde_json::{Map, Value};
 
 /// Replays a case: `input` is `{ops: [op without its expected* members]}`;
@@ -29,7 +29,7 @@ pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, Stri
     let mut expectations = Vec::with_capacity(ops.len());
     for (index, op) in ops.iter().enumerate() {
         let kind = op.get("op").and_then(Value::as_str).unwrap_or("?");
-        let expected = script::run_op(&mut store, op, renders, trace)
+        let expected = script::run_op(&mut store, op, chat::renders, trace)
             .map_err(|problem| format!("ops[{index}] {kind}: {problem}"))?;
         expectations.push(Value::Object(expected));
     }
@@ -37,9 +37,4 @@ pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, Stri
     output.insert("ops".to_owned(), Value::Array(expectations));
     output.insert("expectedState".to_owned(), projection::project(&store));
     Ok(Value::Object(output))
-}
-
-// TODO(chat): replace with reference::chat::renders
-fn renders(_row: &Value) -> bool {
-    true
 }
