@@ -172,3 +172,39 @@ fn apply_wrapper(
     next.insert(watermark_key.to_owned(), version.clone());
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::NoTrace;
+    use serde_json::json;
+
+    fn object(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn equality_is_javascript_strict_equality() {
+        assert!(strictly_equal(Some(&json!(1)), &json!(1.0)));
+        assert!(strictly_equal(Some(&Value::Null), &Value::Null));
+        assert!(!strictly_equal(None, &Value::Null));
+        assert!(!strictly_equal(Some(&json!({})), &json!({})));
+        assert!(!strictly_equal(Some(&json!("1")), &json!(1)));
+    }
+
+    #[test]
+    fn numbers_compare_by_value_not_representation() {
+        let session = object(json!({"backgroundTaskCount": 1, "updatedAt": 5, "activeAt": 0}));
+        assert_eq!(fold_step(&session, &object(json!({"backgroundTaskCount": 1.0})), &mut NoTrace), None);
+        assert_eq!(fold_step(&session, &object(json!({"updatedAt": 5.0})), &mut NoTrace), None);
+    }
+
+    #[test]
+    fn keepalive_window_is_strict_and_symmetric() {
+        let session = object(json!({"activeAt": 100_000}));
+        assert_eq!(fold_step(&session, &object(json!({"activeAt": 159_999})), &mut NoTrace), None);
+        assert_eq!(fold_step(&session, &object(json!({"activeAt": 40_001})), &mut NoTrace), None);
+        let moved = fold_step(&session, &object(json!({"activeAt": 160_000})), &mut NoTrace);
+        assert_eq!(moved.and_then(|next| next.get("activeAt").cloned()), Some(json!(160_000)));
+    }
+}
