@@ -66,7 +66,9 @@ fn malformed_documents_are_invalid_with_a_clear_message() {
         (broken("unknown-op", |d| d["ops"][1]["op"] = json!("rewind")), "/ops/1/op"),
         (
             broken("missing-responses", |d| {
-                d["ops"][0].as_object_mut().map(|op| op.remove("responses"));
+                if let Some(op) = d["ops"][0].as_object_mut() {
+                    op.remove("responses");
+                }
             }),
             "\"responses\" is a required property",
         ),
@@ -77,7 +79,9 @@ fn malformed_documents_are_invalid_with_a_clear_message() {
         (
             broken("unconsumed-response", |d| {
                 let extra = d["ops"][1]["responses"][0].clone();
-                d["ops"][1]["responses"].as_array_mut().map(|responses| responses.push(extra));
+                if let Some(responses) = d["ops"][1]["responses"].as_array_mut() {
+                    responses.push(extra);
+                }
             }),
             "2 scripted responses but 1 expected requests",
         ),
