@@ -1,0 +1,68 @@
+//! Broken sse documents are `invalid` with a message that says what is
+//! wrong; the reference rejects what the strict patch schema rejects and
+//! never panics.
+
+use conform::fixture::{FixtureStatus, SuiteFilter, load_corpus};
+use conform::json;
+use conform::reference::NoTrace;
+use conform::reference::sse::reference;
+use serde_json::{Value, json};
+
+fn document(name: &str, patches: Value, verdicts: Value) -> Value {
+    let session = json!({"id": "s", "namespace": "n", "seq": 1, "createdAt": 0, "updatedAt": 0, "active": true,
+        "activeAt": 0, "metadata": null, "metadataVersion": 0, "agentState": null, "agentStateVersion": 0,
+        "thinking": false, "thinkingAt": 0, "model": null, "modelReasoningEffort": null, "effort": null,
+        "serviceTier": null});
+    json!({"fixtureVersion": 1, "name": name, "description": "d", "initialSession": session, "patches": patches,
+        "expectedPatchResults": verdicts, "expectedSession": session})
+}
+
+#[test]
+fn malformed_documents_are_invalid_with_a_clear_message() {
+    let cases = [
+        (
+            document("patch-not-object", json!([{"thinking": true}, "thinking"]), json!(["applied", "applied"])),
+            "/patches/1: \"thinking\" is not of type \"object\"",
+        ),
+        (document("unknown-patch-key", json!([{"bogus": 1}]), json!(["applied"])), "'bogus' was unexpected"),
+        (document("empty-patch", json!([{}]), json!(["unchanged"])), "/patches/0"),
+        (document("bare-todos", json!([{"todos": []}]), json!(["applied"])), "/patches/0/todos"),
+        (
+            document("wrapper-without-version", json!([{"metadata": {"value": null}}]), json!(["applied"])),
+            "\"version\" is a required property",
+        ),
+        (document("null-active-at", json!([{"activeAt": null}]), json!(["applied"])), "/patches/0/activeAt"),
+        (document("verdict-count", json!([{"thinking": true}]), json!([])), "0 verdicts for 1 patches"),
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("sse")).expect("mkdir");
+    for (document, _) in &cases {
+        let name = document["name"].as_str().expect("named");
+        std::fs::write(dir.path().join(format!("sse/{name}.json")), json::to_canonical_string(document))
+            .expect("write");
+    }
+    let corpus = load_corpus(&[dir.path().to_path_buf()], &SuiteFilter::default()).expect("loads");
+    for (document, hint) in &cases {
+        let fixture = corpus.fixtures.iter().find(|fixture| fixture.name == document["name"]).expect("loaded");
+        let FixtureStatus::Invalid(errors) = &fixture.status else { panic!("{} should be invalid", fixture.name) };
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert!(lines.iter().any(|line| line.contains(hint)), "{}: no line mentions {hint:?}: {lines:?}", fixture.name);
+    }
+}
+
+#[test]
+fn the_reference_rejects_what_the_strict_patch_schema_rejects() {
+    let session = document("x", json!([]), json!([]))["initialSession"].clone();
+    let run = |patches: Value| reference(&json!({"initialSession": session, "patches": patches}), &mut NoTrace);
+    assert_eq!(
+        run(json!([{"thinking": true}, "x"])).expect_err("not an object"),
+        "patches[1]: a patch must be a JSON object"
+    );
+    assert!(run(json!([{"bogus": 1}])).expect_err("unknown key").contains("unknown key `bogus`"));
+    assert!(
+        run(json!([{"todos": {"version": 1, "value": null}}])).expect_err("null todos").contains("must be an array")
+    );
+    assert!(run(json!([{"agentState": {"value": {}}}])).expect_err("no version").contains("numeric `version`"));
+    assert!(reference(&json!({"initialSession": 1, "patches": []}), &mut NoTrace).is_err());
+    assert!(reference(&json!([]), &mut NoTrace).is_err());
+}
