@@ -100,7 +100,7 @@ fn html(args: HtmlArgs) -> anyhow::Result<i32> {
             .zip(&args.reports)
             .map(|(label, path)| {
                 if labels.iter().filter(|l| *l == label).count() > 1 {
-                    format!("{label} ({})", path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+                    format!("{label} ({})", path.display())
                 } else {
                     label.clone()
                 }

@@ -155,7 +155,16 @@ fn signatures(case: &CaseReport, baseline: Option<&BaselineSummary>) -> Vec<Sign
     let message_class = match verdict {
         // The message names the entry; what they share is that they passed.
         Verdict::Xpass => "listed as a known failure but passed".to_owned(),
-        _ => message_class(case.message.as_deref().unwrap_or("")),
+        _ => {
+            // Problems with fixture documents start with the file's own path
+            // and position, which every file has differently.
+            let message = case.message.as_deref().unwrap_or("");
+            let message = match message.strip_prefix(case.path.as_str()) {
+                Some(rest) => rest.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit()).trim_start(),
+                None => message,
+            };
+            message_class(message)
+        }
     };
     vec![Signature::Verdict { verdict, message_class }]
 }

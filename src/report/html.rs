@@ -10,7 +10,7 @@
 //! is escaped (fixture content and adapter output are untrusted), and no
 //! report data is ever placed inside the script.
 
-use super::cluster::headline;
+use super::cluster::{Signature, headline, kind_name};
 use super::html_json::{Side, escape, render_diff, render_marked, render_plain_json};
 use super::model::{CaseReport, Counts, RunReport, Tally, Verdict};
 use crate::fixture::NoticeLevel;
@@ -62,9 +62,9 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .case .id{font-weight:600}.case .msg{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:1;min-width:0}
 .case .body{padding:4px 16px 16px;border-top:1px solid var(--line)}
 .known-note{background:var(--code);border-left:3px solid var(--known);padding:6px 10px;margin:10px 0;border-radius:4px}
-.sbs{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.sbs{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:12px}
 .sbs h4{margin:10px 0 4px;font-size:12px;color:var(--muted);text-transform:uppercase}
-pre{background:var(--code);border-radius:6px;padding:10px 12px;margin:0;overflow:auto;max-height:560px;white-space:pre}
+pre{position:relative;background:var(--code);border-radius:6px;padding:10px 12px;margin:0;overflow:auto;max-height:560px;white-space:pre}
 .hl{border-radius:3px}.hl-changed{background:var(--hl-changed)}.hl-missing{background:var(--hl-missing)}.hl-extra{background:var(--hl-extra)}
 .k{color:#0550ae}.s{color:#0a3069}.n{color:#953800}
 @media (prefers-color-scheme:dark){.k{color:#79c0ff}.s{color:#a5d6ff}.n{color:#ffa657}}
@@ -76,6 +76,11 @@ details.more{margin-top:10px}details.more>summary{cursor:pointer;color:var(--mut
 ul.problems{margin:6px 0;padding-left:20px}.legend{color:var(--muted);font-size:12px;margin:8px 0 0}
 .legend span{padding:0 6px;border-radius:3px;margin-right:6px}
 .matrix td.cell{text-align:center}.matrix tr.agree td.cell .badge{opacity:.75}
+button{font:inherit;font-size:12.5px;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:var(--card);color:var(--ink);cursor:pointer}
+button:hover{background:var(--code)}
+td.cause{white-space:nowrap}td.cause .kind,table.differences .kind{color:var(--muted)}
+table.differences td:first-child,table.differences td.kind{white-space:nowrap}table.differences td:last-child{width:100%}
+#suites td.num,#suites th.num{width:1%;white-space:nowrap;padding-left:18px}#suites td.bar-cell{width:45%}
 footer{color:var(--muted);text-align:center;margin-top:28px;font-size:12px}
 "#;
 
@@ -109,6 +114,10 @@ const FILTER_SCRIPT: &str = r#"
   function reveal(){var id=decodeURIComponent(location.hash.slice(1));var el=id&&document.getElementById(id);
     if(el&&el.tagName==='DETAILS'){el.hidden=false;el.open=true;el.scrollIntoView();}}
   window.addEventListener('hashchange',reveal);
+  // Opening a case scrolls each side to its first marked path.
+  rows.forEach(function(r){if(r.tagName!=='DETAILS')return;r.addEventListener('toggle',function(){
+    if(!r.open)return;r.querySelectorAll('pre').forEach(function(pre){var hl=pre.querySelector('.hl');
+      if(hl)pre.scrollTop=Math.max(0,hl.offsetTop-48);});});});
   apply();reveal();
   document.documentElement.setAttribute('data-ready','1');
 })();
@@ -393,7 +402,7 @@ fn suite_matrix(page: &mut String, report: &RunReport) {
             let n = suite.counts.by_verdict.get(verdict).copied().unwrap_or(0);
             let _ = write!(page, "<td class=\"num\">{}</td>", if n == 0 { String::new() } else { n.to_string() });
         }
-        let _ = write!(page, "<td style=\"width:30%\">{}</td></tr>", bar(&suite.counts));
+        let _ = write!(page, "<td class=\"bar-cell\">{}</td></tr>", bar(&suite.counts));
     }
     page.push_str("</tbody></table></section>");
 }
@@ -496,13 +505,28 @@ fn clusters(page: &mut String, report: &RunReport) {
         };
         let _ = write!(
             page,
-            "<tr><td class=\"num\">{}{known}</td><td class=\"mono\">{}</td><td>{}</td></tr>",
+            "<tr><td class=\"num\">{}{known}</td><td class=\"cause\">{}</td><td>{}</td></tr>",
             cluster.cases.len(),
-            escape(&cluster.label),
+            signature_html(&cluster.signature),
             examples.join(", ")
         );
     }
     page.push_str("</tbody></table></section>");
+}
+
+/// A cluster's signature: the pointer pattern and kind, or the verdict badge
+/// and message class.
+fn signature_html(signature: &Signature) -> String {
+    match signature {
+        Signature::Difference { pattern, kind } => format!(
+            "<code>{}</code> <span class=\"kind\">{}</span>",
+            escape(if pattern.is_empty() { "(whole output)" } else { pattern }),
+            kind_name(*kind)
+        ),
+        Signature::Verdict { verdict, message_class } => {
+            format!("<span class=\"badge v-{verdict}\">{verdict}</span> {}", escape(message_class))
+        }
+    }
 }
 
 /// The verdict toggles, the search box and the counter of shown rows.
@@ -595,9 +619,9 @@ fn case_entry(page: &mut String, case: &CaseReport, report: &RunReport) {
         for difference in &case.differences {
             let _ = write!(
                 page,
-                "<tr><td class=\"mono\">{}</td><td class=\"meta\">{}</td><td>{}</td></tr>",
+                "<tr><td class=\"mono\">{}</td><td class=\"kind\">{}</td><td>{}</td></tr>",
                 escape(if difference.pointer.is_empty() { "(whole output)" } else { &difference.pointer }),
-                super::cluster::kind_name(difference.kind),
+                kind_name(difference.kind),
                 escape(&difference.message)
             );
         }
