@@ -2,10 +2,14 @@
 //! outcomes to exit codes. This is the only place that knows about clap and
 //! anyhow; the library sees validated values only.
 
+mod adapter;
 mod baseline;
+mod check_adapter;
 mod compare;
 mod decode;
 mod fmt;
+mod impl_cmd;
+mod interrupt;
 mod list;
 mod report;
 mod run;
@@ -44,6 +48,10 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Merge shard reports, or render reports as HTML.
     Report(report::ReportArgs),
+    /// Serve the reference implementations over the subprocess protocol on stdin/stdout.
+    Adapter(adapter::AdapterArgs),
+    /// Smoke-test an external implementation's protocol and explain each problem.
+    CheckAdapter(check_adapter::CheckAdapterArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -83,6 +91,8 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Baseline(args) => baseline::execute(args),
         Command::Compare(args) => compare::execute(args),
         Command::Report(args) => report::execute(args),
+        Command::Adapter(args) => adapter::execute(args),
+        Command::CheckAdapter(args) => check_adapter::execute(args),
     }
 }
 

@@ -4,10 +4,11 @@ use clap::{Args, ValueEnum};
 use conform::baseline::{Baseline, KnownFixtures, apply};
 use conform::error::exit_code;
 use conform::fixture::{SuiteFilter, load_corpus};
-use conform::implementation::ReferenceImplementation;
+use conform::implementation::{Implementation, ReferenceImplementation};
 use conform::report::{Format, Palette, PrettyOptions, write_files, write_pretty};
 use conform::run::{RunOptions, Selection, parse_partition, run, select};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -47,6 +48,8 @@ pub struct RunArgs {
     /// The day baseline expiry dates are checked against (default: today, UTC).
     #[arg(long, value_name = "YYYY-MM-DD", hide = true)]
     today: Option<chrono::NaiveDate>,
+    #[command(flatten)]
+    external: super::impl_cmd::ExternalArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -89,11 +92,23 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         eprintln!("error: no fixtures match the given --suite/--filter options");
         return Ok(exit_code::CANNOT_JUDGE);
     }
-    let implementation = match args.implementation {
-        ImplChoice::Reference => ReferenceImplementation,
+    let interrupted = super::interrupt::flag();
+    let external = args.external.start(Arc::clone(&interrupted))?;
+    let implementation: &dyn Implementation = match (&external, args.implementation) {
+        (Some(external), _) => external.implementation(),
+        (None, ImplChoice::Reference) => &ReferenceImplementation,
     };
-    let options = RunOptions { jobs: args.jobs, paths: args.paths.clone(), partition, ..Default::default() };
-    let mut report = run(&corpus, &selected, &implementation, &options);
+    let options = RunOptions {
+        jobs: args.jobs,
+        paths: args.paths.clone(),
+        partition,
+        cancel: Some(&interrupted),
+        ..Default::default()
+    };
+    let mut report = run(&corpus, &selected, implementation, &options);
+    if let Some(external) = &external {
+        external.print_notes();
+    }
     if let Some(baseline) = &baseline {
         let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
         apply(&mut report, baseline, &KnownFixtures::of_corpus(&corpus), today);
@@ -113,6 +128,9 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     }
     for path in write_files(&report, &formats, &args.out)? {
         eprintln!("wrote {}", path.display());
+    }
+    if super::interrupt::interrupted(&interrupted) {
+        return Ok(exit_code::INTERRUPTED);
     }
     Ok(report.exit_code())
 }
