@@ -98,13 +98,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         (Some(external), _) => external.implementation(),
         (None, ImplChoice::Reference) => &ReferenceImplementation,
     };
-    let options = RunOptions {
-        jobs: args.jobs,
-        paths: args.paths.clone(),
-        partition,
-        cancel: Some(&interrupted),
-        ..Default::default()
-    };
+    let options = RunOptions { jobs: args.jobs, paths: args.paths.clone(), partition, cancel: Some(&interrupted) };
     let mut report = run(&corpus, &selected, implementation, &options);
     if let Some(external) = &external {
         external.print_notes();
