@@ -492,3 +492,92 @@ fn the_hapi_corpus_in_three_shards_merges_into_the_full_run() {
     assert_eq!(ids(&merged), ids(&full), "merged cases come in discovery order");
     assert!(merged.get("partition").is_none());
 }
+
+/// A decoder with three bugs, wrapped as a one-shot adapter around the
+/// reference (`conform adapter`): it garbles the text of `chat/bug-text`,
+/// dies by a signal on `chat/bug-crash` and refuses `chat/bug-error`.
+const BROKEN_ADAPTER: &str = r#"#!/bin/sh
+conform="$1"
+case "$CONFORM_FIXTURE" in
+  bug-text) "$conform" adapter | sed 's/"text":"/"text":"garbled /g' ;;
+  bug-crash) cat >/dev/null; kill -KILL $$ ;;
+  bug-error) cat >/dev/null; echo "unsupported content block: user-text" >&2; exit 3 ;;
+  *) exec "$conform" adapter ;;
+esac
+"#;
+
+const ADAPTER_BASELINE: &str = r#"version = 1
+
+[[known-failure]]
+id = "chat/bug-text"
+verdict = "fail"
+reason = "text blocks are garbled (DEC-7)"
+
+[[known-failure]]
+id = "chat/bug-crash"
+verdict = "crash"
+reason = "dies on this input"
+
+[[known-failure]]
+id = "chat/bug-error"
+verdict = "error"
+reason = "user-text blocks not implemented"
+"#;
+
+#[test]
+fn a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("fixtures");
+    for name in ["ok-1", "ok-2", "ok-3", "bug-text", "bug-crash", "bug-error"] {
+        put(&tree, name, false);
+    }
+    let adapter = dir.path().join("adapter.sh");
+    std::fs::write(&adapter, BROKEN_ADAPTER).unwrap();
+    std::fs::write(dir.path().join("known-failures.toml"), ADAPTER_BASELINE).unwrap();
+    let impl_cmd = format!("sh adapter.sh '{}'", env!("CARGO_BIN_EXE_conform"));
+    let run_adapter = |extra: &[&str]| {
+        let mut args = vec!["run", "fixtures", "--impl-cmd", &impl_cmd, "--one-shot", "--format", "pretty"];
+        args.extend(extra);
+        run(dir.path(), &args)
+    };
+
+    // The adapter really is broken: without a baseline the run fails three ways.
+    let output = run_adapter(&["--format", "json", "--out", "plain"]);
+    assert_eq!(code(&output), 1, "{}{}", stdout(&output), stderr(&output));
+    let report = read_json(&dir.path().join("plain/conform-report.json"));
+    assert_eq!(report["implementation"]["kind"], "subprocess");
+    let found = verdicts(&report);
+    assert_eq!((found["chat/bug-text"].as_str(), found["chat/bug-crash"].as_str()), ("fail", "crash"));
+    assert_eq!((found["chat/bug-error"].as_str(), found["chat/ok-1"].as_str()), ("error", "pass"));
+    assert!(stdout(&output).contains("3 failures, 4 causes:"), "{}", stdout(&output));
+
+    // With the three known failures listed, the run passes.
+    let output = run_adapter(&["--baseline", "known-failures.toml", "--format", "json", "--out", "known"]);
+    assert_eq!(code(&output), 0, "{}{}", stdout(&output), stderr(&output));
+    assert!(stdout(&output).ends_with("3 passed, 0 failed, 3 known failures\n"), "{}", stdout(&output));
+    let report = read_json(&dir.path().join("known/conform-report.json"));
+    assert_valid_report(&report);
+    assert!(verdicts(&report).values().all(|v| v == "pass" || v == "xfail"));
+
+    // Fixing one bug turns its entry into an xpass, which fails the run.
+    std::fs::write(&adapter, BROKEN_ADAPTER.replace("bug-text)", "bug-text-fixed)")).unwrap();
+    let output = run_adapter(&["--baseline", "known-failures.toml"]);
+    assert_eq!(code(&output), 1, "{}", stdout(&output));
+    let out = stdout(&output);
+    assert!(out.contains("XPASS chat/bug-text"), "{out}");
+    assert!(
+        out.contains("passed, but the baseline lists it as a known `fail` (text blocks are garbled (DEC-7)): remove the entry `chat/bug-text`"),
+        "{out}"
+    );
+    assert!(out.ends_with("3 passed, 1 failed, 2 known failures\n"), "{out}");
+
+    // Once the entry is removed the run passes again; a leftover entry for a
+    // fixture that no longer exists is reported as stale and fails the run.
+    let trimmed = ADAPTER_BASELINE.replace("chat/bug-text", "chat/bug-text-renamed");
+    std::fs::write(dir.path().join("known-failures.toml"), trimmed).unwrap();
+    let output = run_adapter(&["--baseline", "known-failures.toml"]);
+    assert_eq!(code(&output), 1, "{}", stdout(&output));
+    let out = stdout(&output);
+    assert!(out.contains("stale entry `chat/bug-text-renamed` (line 4) matches no fixture: remove it"), "{out}");
+    assert!(out.ends_with("4 passed, 0 failed, 2 known failures\n"), "{out}");
+}
