@@ -75,7 +75,7 @@ table.diff tr.gap td{color:var(--muted)}
 details.more{margin-top:10px}details.more>summary{cursor:pointer;color:var(--muted)}
 ul.problems{margin:6px 0;padding-left:20px}.legend{color:var(--muted);font-size:12px;margin:8px 0 0}
 .legend span{padding:0 6px;border-radius:3px;margin-right:6px}
-.matrix td.cell{text-align:center}.matrix tr.agree td.cell .badge{opacity:.75}
+.matrix td.cell,.matrix th.impl{text-align:center}th.impl{text-transform:none;letter-spacing:0;font-size:12.5px;color:var(--ink);font-weight:600}.matrix tr.agree td.cell .badge{opacity:.75}
 button{font:inherit;font-size:12.5px;padding:4px 10px;border:1px solid var(--line);border-radius:6px;background:var(--card);color:var(--ink);cursor:pointer}
 button:hover{background:var(--code)}
 td.cause{white-space:nowrap}td.cause .kind,table.differences .kind{color:var(--muted)}
@@ -156,7 +156,7 @@ pub fn write_html_matrix(reports: &[RunReport], labels: &[String], out: &mut dyn
 
     page.push_str("<section id=\"implementations\"><h2>Implementations</h2><table><thead><tr><th></th>");
     for i in 0..reports.len() {
-        let _ = write!(page, "<th class=\"num\">{}</th>", escape(&label(i)));
+        let _ = write!(page, "<th class=\"num impl\">{}</th>", escape(&label(i)));
     }
     page.push_str("</tr></thead><tbody>");
     for (row, (name, _)) in Counts::default().named().into_iter().enumerate() {
@@ -189,7 +189,7 @@ pub fn write_html_matrix(reports: &[RunReport], labels: &[String], out: &mut dyn
 
     page.push_str("<section id=\"suites\"><h2>Suites</h2><table class=\"matrix\"><thead><tr><th>suite</th>");
     for i in 0..reports.len() {
-        let _ = write!(page, "<th>{}</th>", escape(&label(i)));
+        let _ = write!(page, "<th class=\"impl\">{}</th>", escape(&label(i)));
     }
     page.push_str("</tr></thead><tbody>");
     let mut suites: Vec<&str> = Vec::new();
@@ -227,7 +227,7 @@ pub fn write_html_matrix(reports: &[RunReport], labels: &[String], out: &mut dyn
     filters(&mut page, &present, &[("differs", "implementations disagree", false), ("failing", "any failure", false)]);
     page.push_str("<table class=\"matrix\"><thead><tr><th>fixture</th>");
     for i in 0..reports.len() {
-        let _ = write!(page, "<th>{}</th>", escape(&label(i)));
+        let _ = write!(page, "<th class=\"impl\">{}</th>", escape(&label(i)));
     }
     page.push_str("</tr></thead><tbody>");
     for id in ids {
