@@ -2,6 +2,8 @@
 //! against, one module per suite. Each exposes a total function from a case's
 //! input part to its expected part (see [`crate::suite::ReferenceFn`]).
 
+pub mod claude_display;
+
 use std::collections::BTreeSet;
 
 /// Records which named decode rules a reference run exercised.

@@ -8,6 +8,8 @@
 //! Adding a suite is local: write a type implementing [`Suite`] in its own
 //! file here, add its schema under `schemas/`, and list it in [`all`].
 
+pub mod claude_display;
+
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -162,7 +164,7 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Map<String, Value>
 
 /// Every suite the harness knows, in report order.
 pub fn all() -> &'static [&'static dyn Suite] {
-    &[]
+    &[&claude_display::ClaudeDisplay]
 }
 
 /// Looks a suite up by folder name.
