@@ -16,7 +16,7 @@
 
 use super::parts::{block_text, block_type};
 use super::text_rules::{Rule, match_text};
-use super::tools::is_result_block;
+use super::kinds::{BlockRule, USER_BLOCKS, block_rule};
 use serde_json::Value;
 
 /// What a user envelope really is.
@@ -51,7 +51,7 @@ pub fn classify(message: &Value, blocks: &[Value], place: Place) -> Class {
     if flag("isReplay") {
         return Class::Replay;
     }
-    if blocks.iter().any(|block| is_result_block(block_type(block))) {
+    if blocks.iter().any(|block| block_rule(USER_BLOCKS, block_type(block)) == BlockRule::SettlesCall) {
         return Class::ToolReturn;
     }
     let rule = machinery_rule(blocks);

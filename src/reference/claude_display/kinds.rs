@@ -145,3 +145,76 @@ pub fn route(kind: &str) -> Option<Route> {
         ROUTES.iter().find(|(name, _)| *name == ty).map(|(_, route)| *route)
     })
 }
+
+/// What a content block becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockRule {
+    /// A `text` part.
+    Text,
+    /// A `reasoning` part.
+    Reasoning,
+    /// A `file` part (base64 and URL sources), else the data escape hatch.
+    File,
+    /// Opens a tool call: a `tool-call` part.
+    OpensCall,
+    /// Settles the tool call it names (no part; a `data` part when the call
+    /// is not in the stream). In a `user` frame it makes the frame a tool
+    /// return (row 2).
+    SettlesCall,
+    /// The `data` escape hatch `{name: <block type>, data}`.
+    Data,
+}
+
+/// Content blocks of `assistant` frames.
+pub const ASSISTANT_BLOCKS: &[(&str, BlockRule)] = &[
+    ("text", BlockRule::Text),
+    ("thinking", BlockRule::Reasoning),
+    ("redacted_thinking", BlockRule::Reasoning),
+    ("tool_use", BlockRule::OpensCall),
+    ("server_tool_use", BlockRule::OpensCall),
+    ("mcp_tool_use", BlockRule::OpensCall),
+    ("web_search_tool_result", BlockRule::SettlesCall),
+    ("web_fetch_tool_result", BlockRule::SettlesCall),
+    ("advisor_tool_result", BlockRule::SettlesCall),
+    ("code_execution_tool_result", BlockRule::SettlesCall),
+    ("bash_code_execution_tool_result", BlockRule::SettlesCall),
+    ("text_editor_code_execution_tool_result", BlockRule::SettlesCall),
+    ("tool_search_tool_result", BlockRule::SettlesCall),
+    ("mcp_tool_result", BlockRule::SettlesCall),
+    ("container_upload", BlockRule::Data),
+    ("compaction", BlockRule::Data),
+    
+    ("fallback", BlockRule::Data),
+    ("mcp_tool_listing", BlockRule::Data),
+];
+
+/// Content blocks of `user` frames. Tool-use blocks in a user frame are
+/// history the harness resends, not calls made here, so they stay data.
+pub const USER_BLOCKS: &[(&str, BlockRule)] = &[
+    ("text", BlockRule::Text),
+    ("image", BlockRule::File),
+    ("document", BlockRule::File),
+    ("search_result", BlockRule::Data),
+    ("thinking", BlockRule::Reasoning),
+    ("redacted_thinking", BlockRule::Reasoning),
+    ("tool_use", BlockRule::Data),
+    ("tool_result", BlockRule::SettlesCall),
+    ("server_tool_use", BlockRule::Data),
+    ("web_search_tool_result", BlockRule::SettlesCall),
+    ("web_fetch_tool_result", BlockRule::SettlesCall),
+    ("code_execution_tool_result", BlockRule::SettlesCall),
+    ("bash_code_execution_tool_result", BlockRule::SettlesCall),
+    ("text_editor_code_execution_tool_result", BlockRule::SettlesCall),
+    ("tool_search_tool_result", BlockRule::SettlesCall),
+    ("container_upload", BlockRule::Data),
+];
+
+/// The rule for a block type in `table`; types the table does not know use
+/// the data escape hatch (except `*tool_result`, which always settles).
+pub fn block_rule(table: &[(&str, BlockRule)], block_type: &str) -> BlockRule {
+    match table.iter().find(|(name, _)| *name == block_type) {
+        Some((_, rule)) => *rule,
+        None if block_type.ends_with("tool_result") => BlockRule::SettlesCall,
+        None => BlockRule::Data,
+    }
+}

@@ -40,3 +40,11 @@ pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, Stri
 pub fn display(messages: &[Value], trace: &mut dyn RuleTrace) -> Value {
     projection::project(&ingest::ingest(messages, trace))
 }
+
+/// The id of the text rule that names a `user` frame as CLI machinery
+/// (every content block is a text block matching a rule), whatever its
+/// flags say; `None` for frames the text rules do not recognise.
+pub fn text_rule(message: &Value) -> Option<&'static str> {
+    let blocks = parts::content_blocks(message)?;
+    classification::machinery_rule(&blocks).map(text_rules::Rule::id)
+}

@@ -11,17 +11,6 @@ use serde_json::Value;
 /// Tool names that run a sub-agent (`Task` is the older name of `Agent`).
 const SUBAGENT_TOOLS: [&str; 2] = ["Agent", "Task"];
 
-/// Whether a block opens a tool call.
-pub fn is_call_block(block_type: &str) -> bool {
-    matches!(block_type, "tool_use" | "server_tool_use" | "mcp_tool_use")
-}
-
-/// Whether a block returns a tool result (`tool_result`, `mcp_tool_result`
-/// and the server tools' `*_tool_result` blocks).
-pub fn is_result_block(block_type: &str) -> bool {
-    block_type.ends_with("tool_result")
-}
-
 /// Opens a call from a call block; `None` when the block has no string id.
 pub fn open_call(block: &Value, block_type: &str, depth: usize) -> Option<ToolCall> {
     let id = block.get("id").and_then(Value::as_str)?.to_owned();

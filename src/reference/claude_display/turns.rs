@@ -6,11 +6,12 @@
 //! their calls, skill bodies attach to their `Skill` call.
 
 use super::classification::{Class, Place, classify, inferred_reason};
+use super::kinds::{ASSISTANT_BLOCKS, BlockRule, USER_BLOCKS, block_rule};
 use super::model::{Container, MAX_NESTING, Model, Origin, Outcome, Part, Target, Turn};
 use super::parts::{block_part, block_text, block_type, content_blocks, data_part};
 use super::skills;
 use super::text_rules::{Rule, command_name, notification_summary, strip_envelopes};
-use super::tools::{ResultFacts, apply_result, is_call_block, is_result_block, open_call, rejected_by_meta};
+use super::tools::{ResultFacts, apply_result, open_call, rejected_by_meta};
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -63,7 +64,8 @@ pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut d
     let mut settled = Vec::new();
     for block in &blocks {
         let ty = block_type(block);
-        if is_call_block(ty) {
+        let rule = block_rule(ASSISTANT_BLOCKS, ty);
+        if rule == BlockRule::OpensCall {
             match open_call(block, ty, depth).filter(|call| !model.call_ids.contains_key(&call.id)) {
                 Some(call) => {
                     trace.hit(match call.caller {
@@ -79,7 +81,7 @@ pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut d
                 }
                 None => parts.push(data_part(block)),
             }
-        } else if is_result_block(ty) {
+        } else if rule == BlockRule::SettlesCall {
             let id = block.get("tool_use_id").and_then(Value::as_str);
             match id.and_then(|id| model.call_ids.get(id)).and_then(|&ix| model.calls.get_mut(ix)) {
                 Some(call) => {
@@ -269,7 +271,7 @@ fn tool_return(model: &mut Model, container: Container, index: usize, message: &
     let mut settled = None;
     for block in blocks {
         let ty = block_type(block);
-        if !is_result_block(ty) {
+        if block_rule(USER_BLOCKS, ty) != BlockRule::SettlesCall {
             residue.push(block_part(block));
             continue;
         }
