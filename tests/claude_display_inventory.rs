@@ -65,12 +65,7 @@ fn message_kinds(inventory: &Value) -> Vec<String> {
 }
 
 fn block_types(inventory: &Value, key: &str) -> Vec<String> {
-    inventory[key]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|block| literals(block["fields"].get("type")))
-        .collect()
+    inventory[key].as_array().into_iter().flatten().flat_map(|block| literals(block["fields"].get("type"))).collect()
 }
 
 /// A minimal frame of `kind`.
@@ -128,7 +123,9 @@ fn check_block(assistant: bool, ty: &str, rule: BlockRule) {
     let opener = json!({"type": "server_tool_use", "id": "call-1", "name": "web_search", "input": {}});
     let block = json!({"type": ty, "id": "call-2", "tool_use_id": "call-1", "name": "x", "input": {}, "text": "t"});
     let messages = if assistant {
-        vec![json!({"type": "assistant", "message": {"id": "m", "content": [opener, block]}, "parent_tool_use_id": null, "uuid": "a"})]
+        vec![
+            json!({"type": "assistant", "message": {"id": "m", "content": [opener, block]}, "parent_tool_use_id": null, "uuid": "a"}),
+        ]
     } else {
         vec![
             json!({"type": "assistant", "message": {"id": "m", "content": [opener]}, "parent_tool_use_id": null, "uuid": "a"}),

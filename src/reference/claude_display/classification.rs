@@ -14,9 +14,9 @@
 //! machinery they decide its reason (and whether it surfaces) whether or not
 //! the SDK flagged it, so flags and text rules give the same turns.
 
+use super::kinds::{BlockRule, USER_BLOCKS, block_rule};
 use super::parts::{block_text, block_type};
 use super::text_rules::{Rule, match_text};
-use super::kinds::{BlockRule, USER_BLOCKS, block_rule};
 use serde_json::Value;
 
 /// What a user envelope really is.

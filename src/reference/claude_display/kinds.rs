@@ -183,7 +183,6 @@ pub const ASSISTANT_BLOCKS: &[(&str, BlockRule)] = &[
     ("mcp_tool_result", BlockRule::SettlesCall),
     ("container_upload", BlockRule::Data),
     ("compaction", BlockRule::Data),
-    
     ("fallback", BlockRule::Data),
     ("mcp_tool_listing", BlockRule::Data),
 ];
