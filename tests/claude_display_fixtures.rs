@@ -8,7 +8,7 @@
 
 use conform::json::{parse_document, to_canonical_string};
 use conform::reference::NoTrace;
-use conform::reference::claude_display::import::import_capture;
+use conform::reference::claude_display::import::import_with_client;
 use conform::suite::{Suite, claude_display::ClaudeDisplay};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -101,7 +101,7 @@ const CAPTURES: &[(&str, &str, &str)] = &[
     (
         "claude-stream-json/local-mock/interrupt.jsonl",
         "CLI 2.1.332, local mock",
-        "control frames and command_lifecycle ignored, the interrupt marker text rule (row 4), result/error_during_execution",
+        "the typed prompt as user input, control frames and command_lifecycle ignored, the interrupt marker text rule (row 4), result/error_during_execution",
     ),
     (
         "claude-stream-json/local-mock/max-output-tokens-recovery.jsonl",
@@ -111,17 +111,17 @@ const CAPTURES: &[(&str, &str, &str)] = &[
     (
         "claude-stream-json/local-mock/permission-allow.jsonl",
         "CLI 2.1.332, local mock",
-        "control_request can_use_tool puts the call in approval-pending, the result settles it as success",
+        "control_request can_use_tool puts the call in approval-pending, the client's allow answer lets it run, the result settles it as success",
     ),
     (
         "claude-stream-json/local-mock/permission-deny.jsonl",
         "CLI 2.1.332, local mock",
-        "a rejected permission decision settles the call as approval-denied",
+        "the client's deny answer to can_use_tool denies the call (approval-denied) and its error result keeps it denied",
     ),
     (
         "claude-stream-json/local-mock/prompt-suggestion.jsonl",
         "CLI 2.1.332, local mock",
-        "prompt_suggestion ignored as an input suggestion",
+        "the typed prompt as user input, prompt_suggestion ignored as an input suggestion",
     ),
     (
         "claude-stream-json/local-mock/refusal.jsonl",
@@ -131,12 +131,12 @@ const CAPTURES: &[(&str, &str, &str)] = &[
     (
         "claude-stream-json/local-mock/replay-and-compact.jsonl",
         "CLI 2.1.332, local mock",
-        "isReplay turns (row 1), status and compact notices, the flagged continuation summary named by the continuation rule",
+        "typed prompts as user input and their --replay-user-messages echoes rendered once (replay-duplicate), a replayed local-command record as a replay turn (row 1), status and compact notices, the flagged continuation summary named by the continuation rule",
     ),
     (
         "claude-stream-json/local-mock/session-state-tool-summary-local-commands.jsonl",
         "CLI 2.1.332, local mock",
-        "session-state notices, tool_use_summary ignored, task frames for a Bash call ignored (not a sub-agent)",
+        "typed prompts and slash commands as user input, session-state notices, tool_use_summary ignored, task frames for a Bash call ignored (not a sub-agent)",
     ),
     (
         "claude-stream-json/local-mock/subagent-background-task.jsonl",
@@ -216,7 +216,9 @@ fn regenerate() {
     if shared.is_dir() {
         for (relative, provenance, pins) in CAPTURES {
             let text = std::fs::read_to_string(shared.join(relative)).expect("readable capture");
-            let imported = import_capture(&text).expect("the capture imports");
+            let companion = shared.join(relative.replace(".jsonl", ".stdin.jsonl"));
+            let client = std::fs::read_to_string(&companion).ok();
+            let imported = import_with_client(&text, client.as_deref()).expect("the capture imports");
             let stem = Path::new(relative).file_stem().and_then(|s| s.to_str()).unwrap_or_default();
             let format = if relative.starts_with("claude-stream-json") { "stream" } else { "transcript" };
             let name = format!("capture-{format}-{}", stem.replace(['.', '_'], "-"));
@@ -228,8 +230,9 @@ fn regenerate() {
                 } else {
                     format!(", {} transcript lines without an SDK counterpart skipped", imported.skipped.len())
                 };
+                let with_client = if client.is_some() { " with its .stdin.jsonl client lines" } else { "" };
                 let description = format!(
-                    "Imported from ../shared/captures/{relative} ({provenance}; {count} frames{skipped}; home directories scrubbed). Pins: {pins}."
+                    "Imported from ../shared/captures/{relative}{with_client} ({provenance}; {count} frames{skipped}; home directories scrubbed). Pins: {pins}."
                 );
                 let mut document = Map::new();
                 document.insert("fixtureVersion".to_owned(), Value::from(1));

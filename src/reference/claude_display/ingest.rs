@@ -92,10 +92,16 @@ fn dispatch(
         }
         Route::PermissionRequest => {
             let id = message.get("request").and_then(|request| request.get("tool_use_id")).and_then(Value::as_str);
-            move_call(model, id, trace, "claude-display.tool.approval-pending", |state| {
+            let outcome = move_call(model, id, trace, "claude-display.tool.approval-pending", |state| {
                 matches!(state, ToolState::Pending | ToolState::Running).then_some(ToolState::ApprovalPending)
-            })
+            });
+            let request_id = message.get("request_id").and_then(Value::as_str);
+            if let (Some(request_id), Some(&ix)) = (request_id, id.and_then(|id| model.call_ids.get(id))) {
+                model.permission_requests.insert(request_id.to_owned(), ix);
+            }
+            outcome
         }
+        Route::PermissionAnswer => permission_answer(model, message, trace),
         Route::PermissionDenied => {
             let id = message.get("tool_use_id").and_then(Value::as_str);
             let text = message.get("message").and_then(Value::as_str).map(str::to_owned);
@@ -151,6 +157,40 @@ fn move_call(
     trace.hit(rule);
     call.state = state;
     Outcome::To(vec![Target::ToolCall { tool_call_id: id.to_owned() }])
+}
+
+/// `control_response`: the client's answer to a `can_use_tool` prompt,
+/// found by request id (or the answer's `toolUseID`). `allow` lets the call
+/// run; `deny` denies it with the answer's message. Any other response
+/// belongs to the control protocol.
+fn permission_answer(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+    let response = message.get("response");
+    let answer = response.and_then(|r| r.get("response"));
+    let behavior = answer.and_then(|a| a.get("behavior")).and_then(Value::as_str);
+    let request_id = response.and_then(|r| r.get("request_id")).and_then(Value::as_str);
+    let by_request = request_id.and_then(|id| model.permission_requests.get(id)).copied();
+    let by_tool = answer.and_then(|a| a.get("toolUseID")).and_then(Value::as_str).and_then(|id| model.call_ids.get(id));
+    let (Some(behavior), Some(ix)) = (behavior, by_request.or(by_tool.copied())) else {
+        return Outcome::Ignored("control-protocol");
+    };
+    let text = answer.and_then(|a| a.get("message")).and_then(Value::as_str).map(str::to_owned);
+    let Some(call) = model.calls.get_mut(ix) else { return Outcome::Ignored("unknown-tool-call") };
+    let next = match behavior {
+        "allow" if !call.state.is_settled() => ToolState::Running,
+        "deny" if !call.state.is_settled() => ToolState::ApprovalDenied,
+        "allow" | "deny" => return Outcome::Ignored("tool-call-settled"),
+        _ => return Outcome::Ignored("control-protocol"),
+    };
+    trace.hit(if next == ToolState::Running {
+        "claude-display.tool.approval-allowed"
+    } else {
+        "claude-display.tool.approval-denied"
+    });
+    call.state = next;
+    if next == ToolState::ApprovalDenied {
+        call.error_text = text;
+    }
+    Outcome::To(vec![Target::ToolCall { tool_call_id: call.id.clone() }])
 }
 
 /// `system/local_command_output`: the output of a local slash command, kept

@@ -51,6 +51,10 @@ pub enum Route {
     PermissionRequest,
     /// `system/permission_denied`: the call was denied.
     PermissionDenied,
+    /// `control_response`: the client's answer to a `can_use_tool` prompt
+    /// (allow → running, deny → denied); other responses are control
+    /// protocol.
+    PermissionAnswer,
     /// Not displayed, for this reason id.
     Ignored(&'static str),
 }
@@ -103,7 +107,7 @@ pub const ROUTES: &[(&str, Route)] = &[
     ("active_goal", Route::Ignored("goal-state")),
     ("control_request/can_use_tool", Route::PermissionRequest),
     ("control_request", Route::Ignored("control-protocol")),
-    ("control_response", Route::Ignored("control-protocol")),
+    ("control_response", Route::PermissionAnswer),
     ("control_cancel_request", Route::Ignored("control-protocol")),
     ("keep_alive", Route::Ignored("control-protocol")),
     ("command_lifecycle", Route::Ignored("command-queue-state")),

@@ -224,6 +224,8 @@ pub struct Model {
     pub calls: Vec<ToolCall>,
     pub call_ids: HashMap<String, CallIx>,
     pub task_ids: HashMap<String, CallIx>,
+    /// `can_use_tool` request ids and the call each asks about.
+    pub permission_requests: HashMap<String, CallIx>,
     pub turn_ids: HashMap<String, TurnIx>,
     pub main: Transcript,
     pub notices: Vec<Value>,
