@@ -235,11 +235,13 @@ pub struct Model {
 
 impl Model {
     /// The transcript of `container`; a call that hosts a transcript gets a
-    /// sub-agent record (and the `subagent` caller) the first time.
+    /// sub-agent record (and the `subagent` caller) the first time. Calls
+    /// are only named by indexes the fold handed out; should one ever be
+    /// stale, the main thread is used rather than panicking.
     pub fn transcript_mut(&mut self, container: Container) -> &mut Transcript {
         match container {
-            Container::Main => &mut self.main,
-            Container::Call(ix) => &mut self.ensure_subagent(ix).transcript,
+            Container::Call(ix) if ix < self.calls.len() => &mut self.ensure_subagent(ix).transcript,
+            _ => &mut self.main,
         }
     }
 
@@ -251,8 +253,9 @@ impl Model {
         }
     }
 
-    /// The sub-agent record of call `ix`, opened if needed. Hosting a
-    /// sub-agent makes the call a `subagent` call whatever its name.
+    /// The sub-agent record of call `ix` (an index the fold handed out),
+    /// opened if needed. Hosting a sub-agent makes the call a `subagent`
+    /// call whatever its name.
     pub fn ensure_subagent(&mut self, ix: CallIx) -> &mut Subagent {
         let call = &mut self.calls[ix];
         if call.caller != Caller::Subagent {
