@@ -86,3 +86,13 @@ fn deep_values_fold_on_the_worker_stack() {
         .expect("no panic");
     assert_eq!(output, Ok(json!(["applied", "applied"])));
 }
+
+#[test]
+fn mismatches_are_labelled_by_patch() {
+    let suite = conform::suite::find("sse").expect("sse suite");
+    let input = json!({"initialSession": {}, "patches": [{}, {}]});
+    let verdict = suite.pointer_context(&input, "/expectedPatchResults/1").expect("labelled");
+    assert_eq!((verdict.label.as_str(), verdict.rest.as_str()), ("patches[1]: verdict", ""));
+    let session = suite.pointer_context(&input, "/expectedSession/metadata/name").expect("labelled");
+    assert_eq!((session.label.as_str(), session.rest.as_str()), ("final session", "/metadata/name"));
+}
