@@ -116,6 +116,19 @@ pub fn entries(value: &Value) -> Vec<(Cow<'_, str>, &Value)> {
     }
 }
 
+/// A deep copy whose object members are in the order JavaScript enumerates
+/// them on key-sorted input, for values whose member order is observable
+/// later (JSON text compared for equality).
+pub fn sorted_clone(value: &Value) -> Value {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match value {
+        Value::Object(_) => {
+            Value::Object(entries(value).into_iter().map(|(k, v)| (k.into_owned(), sorted_clone(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted_clone).collect()),
+        other => other.clone(),
+    })
+}
+
 /// JavaScript's WhiteSpace plus LineTerminator set (what `trim` and `\s`
 /// use). Not U+0085.
 #[inline]
@@ -152,6 +165,12 @@ pub fn is_word(c: char) -> bool {
 #[inline]
 pub fn trim(s: &str) -> &str {
     s.trim_matches(is_ws)
+}
+
+/// `String.prototype.trimStart`.
+#[inline]
+pub fn trim_start(s: &str) -> &str {
+    s.trim_start_matches(is_ws)
 }
 
 /// `String.prototype.trimEnd`.
@@ -191,6 +210,24 @@ pub fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
 /// Whether `s` contains `needle` ignoring ASCII case.
 pub fn contains_ascii_ci(s: &str, needle: &str) -> bool {
     find_ascii_ci(s, needle).is_some()
+}
+
+/// Collapses every whitespace run to one space and trims (`s.replace(/\s+/g, " ").trim()`).
+pub fn collapse_ws(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut pending_space = false;
+    for c in s.chars() {
+        if is_ws(c) {
+            pending_space = true;
+        } else {
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Length in bytes of the leading run of ASCII digits.
@@ -277,5 +314,11 @@ mod tests {
         assert_eq!(to_js_string(Some(&json!(1e21))), "1e+21");
         assert_eq!(to_js_string(Some(&json!([1, null, [2, "x"]]))), "1,,2,x");
         assert_eq!(to_js_string(None), "undefined");
+    }
+
+    #[test]
+    fn collapse_ws_matches_replace_and_trim() {
+        assert_eq!(collapse_ws("  Do  the\nthing \t"), "Do the thing");
+        assert_eq!(collapse_ws(" \n "), "");
     }
 }

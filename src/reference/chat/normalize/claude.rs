@@ -5,7 +5,7 @@
 use super::envelope::{Carry, Record, Wire};
 use crate::reference::RuleTrace;
 use crate::reference::chat::js::{
-    entries, get, get_in, is_obj, non_negative, num, number, obj, safe_uint, str_of, string, truthy,
+    entries, get, get_in, is_obj, non_negative, num, number, obj, safe_uint, sorted_clone, str_of, string, truthy,
 };
 use crate::reference::chat::model::{
     AgentItem, Content, Event, NormalizedMessage, ResultPermission, TextItem, ToolCall, ToolResult, Usage,
@@ -295,7 +295,8 @@ pub(super) fn system<'a>(
                 ("maxRetries", number(num(member("maxRetries")).unwrap_or(0.0))),
             ];
             if let Some(error) = member("error") {
-                members.push(("error", error.clone()));
+                // Kept in key-sorted order: event dedupe compares JSON text.
+                members.push(("error", sorted_clone(error)));
             }
             Event::built(members)
         }
