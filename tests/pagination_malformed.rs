@@ -135,3 +135,28 @@ fn under_and_over_supplied_responses_show_as_request_differences() {
     let request = suite.pointer_context(&flooded, "/ops/1/expectedRequests/0/beforeSeq").expect("labelled");
     assert_eq!((request.label.as_str(), request.rest.as_str()), ("ops[1] fetch-older: request 1", "/beforeSeq"));
 }
+
+#[test]
+fn deep_values_replay_on_the_worker_stack() {
+    // References run on the harness's worker stack, as `conform run` runs them.
+    let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let deep = nested(9_990);
+    let script = format!(
+        r#"{{"ops": [{{"op": "sse-messages", "messages": [{{"id": "a", "createdAt": 1, "scheduledAt": {deep},
+            "content": {{"role": "user", "content": {{"type": "text", "text": "t"}}}}}}]}},
+            {{"op": "sync-tail", "responses": [{{"messages": [], "page": {deep}}}]}}]}}"#
+    );
+    let outcome = std::thread::Builder::new()
+        .stack_size(conform::run::WORKER_STACK_BYTES)
+        .spawn(move || {
+            let input = json::parse_value(&script).expect("parses");
+            reference(&input, &mut NoTrace)
+        })
+        .expect("spawns")
+        .join()
+        .expect("no panic");
+    assert_eq!(
+        outcome.expect_err("the page is not an object"),
+        "ops[1] sync-tail: responses[0]: `page` must be an object"
+    );
+}

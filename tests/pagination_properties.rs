@@ -5,7 +5,7 @@
 //! Scripts keep ids unique and every time distinct (the specification's note
 //! on property tests: a delivery that repeats an id into an empty window, and
 //! ties on time that mix numbered and unnumbered rows, legitimately break the
-//! property). 96 cases per run, scripts of up to 12 ops; one batch in ten is
+//! property). 64 cases per run, scripts of up to 12 ops; one batch in ten is
 //! large enough (350 to 450 rows) to cross the window limits.
 
 use conform::reference::NoTrace;
@@ -255,7 +255,7 @@ fn check_window(store: &Store) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn random_scripts_keep_the_window_ordered_and_unique(specs in prop::collection::vec(op_spec(), 1..12)) {

@@ -66,3 +66,33 @@ fn the_reference_rejects_what_the_strict_patch_schema_rejects() {
     assert!(reference(&json!({"initialSession": 1, "patches": []}), &mut NoTrace).is_err());
     assert!(reference(&json!([]), &mut NoTrace).is_err());
 }
+
+#[test]
+fn deep_values_fold_on_the_worker_stack() {
+    // References run on the harness's worker stack, as `conform run` runs them.
+    let deep = format!("{}1{}", "[".repeat(9_990), "]".repeat(9_990));
+    let text = format!(
+        r#"{{"initialSession": {{"id": "s", "metadata": {deep}, "metadataVersion": 1}},
+            "patches": [{{"metadata": {{"version": 2, "value": {deep}}}}}, {{"thinking": {deep}}}]}}"#
+    );
+    let output = std::thread::Builder::new()
+        .stack_size(conform::run::WORKER_STACK_BYTES)
+        .spawn(move || {
+            let input = json::parse_value(&text).expect("parses");
+            reference(&input, &mut NoTrace).map(|output| output["expectedPatchResults"].clone())
+        })
+        .expect("spawns")
+        .join()
+        .expect("no panic");
+    assert_eq!(output, Ok(json!(["applied", "applied"])));
+}
+
+#[test]
+fn mismatches_are_labelled_by_patch() {
+    let suite = conform::suite::find("sse").expect("sse suite");
+    let input = json!({"initialSession": {}, "patches": [{}, {}]});
+    let verdict = suite.pointer_context(&input, "/expectedPatchResults/1").expect("labelled");
+    assert_eq!((verdict.label.as_str(), verdict.rest.as_str()), ("patches[1]: verdict", ""));
+    let session = suite.pointer_context(&input, "/expectedSession/metadata/name").expect("labelled");
+    assert_eq!((session.label.as_str(), session.rest.as_str()), ("final session", "/metadata/name"));
+}

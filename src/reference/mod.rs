@@ -4,6 +4,7 @@
 
 pub mod catalogs;
 pub mod chat;
+pub mod claude_display;
 pub mod pagination;
 pub mod sse;
 

@@ -5,10 +5,9 @@
 //! single-flight tail sync, superseded older loads) never apply here: an
 //! older load is never `busy` or `invalidated`.
 
-use super::merge::merge;
-use super::merge::normalize_and_sort;
+use super::merge::{merge, normalize_and_sort};
 use super::page::{FetchError, MessagesServer, Page, Request};
-use super::row::{Position, Row, max_position, newest_position, number_value, oldest_position};
+use super::row::{InvokedAt, Position, Row, max_position, newest_position, number_value, oldest_position};
 use super::trim::{HISTORY_WINDOW, OLDER_LOAD_WINDOW, TAIL_WINDOW, TrimMode, trim};
 use crate::reference::RuleTrace;
 use serde_json::{Number, Value, json};
@@ -334,13 +333,13 @@ impl Store {
                 continue;
             }
             let needs_status = !row.has_status("sent");
-            let needs_stamp = row.invoked_at == super::row::InvokedAt::Null;
+            let needs_stamp = row.invoked_at == InvokedAt::Null;
             if needs_status {
                 row.status = Some("sent".to_owned());
             }
             if needs_stamp {
                 trace.hit("pagination.consumed.stamps-invoked-at");
-                row.invoked_at = super::row::InvokedAt::At(invoked_at.clone());
+                row.invoked_at = InvokedAt::At(invoked_at.clone());
             }
             changed |= needs_status || needs_stamp;
         }
