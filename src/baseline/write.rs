@@ -202,3 +202,96 @@ fn render<'a>(report: &RunReport, drafts: impl Iterator<Item = &'a Draft>) -> St
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::baseline::{KnownFixtures, apply};
+    use std::path::Path;
+
+    /// A report whose cases have the given verdicts.
+    fn report(cases: &[(&str, &str)]) -> RunReport {
+        let cases: Vec<serde_json::Value> = cases
+            .iter()
+            .map(|(id, verdict)| {
+                serde_json::json!({
+                    "id": id, "suite": "chat", "name": id.trim_start_matches("chat/"), "path": format!("{id}.json"),
+                    "verdict": verdict, "duration_ms": 0.0, "message": format!("{verdict} on {id}")
+                })
+            })
+            .collect();
+        let text = serde_json::json!({
+            "format": "conform-report", "format_version": 1,
+            "harness": {"name": "conform", "version": "0.1.0"},
+            "implementation": {"name": "swift", "version": "1", "language": "swift", "kind": "subprocess"},
+            "started_at": "2026-01-01T00:00:00Z", "duration_ms": 1.0, "paths": [], "notices": [],
+            "summary": {"total": 0, "passed": 0, "failed": 0, "skipped": 0, "known_failures": 0, "by_verdict": {}},
+            "suites": [], "cases": cases
+        })
+        .to_string();
+        let mut report = crate::report::parse_report(&text, Path::new("r.json")).unwrap();
+        report.recount();
+        report
+    }
+
+    fn baseline(text: &str) -> Baseline {
+        Baseline::parse(text, Path::new("b.toml")).unwrap()
+    }
+
+    fn applied(cases: &[(&str, &str)], text: &str) -> RunReport {
+        let mut run = report(cases);
+        let known = KnownFixtures::of_report(&run);
+        apply(&mut run, &baseline(text), &known, chrono::NaiveDate::from_ymd_opt(2026, 1, 1).unwrap());
+        run
+    }
+
+    const GLOB: &str =
+        "[[known-failure]]\nid = \"chat/codex-*\"\nverdict = \"error\"\nreason = \"codex not decoded\"\n";
+
+    #[test]
+    fn a_glob_that_still_holds_is_kept_as_a_glob() {
+        let run = applied(&[("chat/codex-a", "error"), ("chat/codex-b", "error"), ("chat/other", "fail")], GLOB);
+        assert_eq!(run.summary.known_failures, 2);
+        let written = write_baseline(&run, None);
+        assert!(written.text.contains("id = \"chat/codex-*\"\nverdict = \"error\"\nreason = \"codex not decoded\"\n"));
+        assert!(
+            written
+                .text
+                .contains("id = \"chat/other\"\nverdict = \"fail\"\nreason = \"unreviewed: fail on chat/other\"\n")
+        );
+        assert_eq!((written.kept, written.added), (1, 1));
+        // What was written reads back and excuses the same run.
+        let rerun =
+            applied(&[("chat/codex-a", "error"), ("chat/codex-b", "error"), ("chat/other", "fail")], &written.text);
+        assert_eq!((rerun.exit_code(), rerun.summary.known_failures), (0, 3));
+    }
+
+    #[test]
+    fn a_glob_with_a_fixed_fixture_is_narrowed_to_the_ids_that_still_fail() {
+        let run = applied(&[("chat/codex-a", "error"), ("chat/codex-b", "pass")], GLOB);
+        assert_eq!(run.cases[1].verdict, Verdict::Xpass);
+        assert_eq!(run.exit_code(), 1);
+        let written = write_baseline(&run, None);
+        assert!(!written.text.contains("codex-*"), "{}", written.text);
+        assert!(written.text.contains("id = \"chat/codex-a\"\nverdict = \"error\"\nreason = \"codex not decoded\"\n"));
+        assert!(!written.text.contains("chat/codex-b"));
+    }
+
+    #[test]
+    fn a_listed_fixture_failing_differently_keeps_its_reason_with_the_new_verdict() {
+        let run = applied(&[("chat/codex-a", "crash")], GLOB);
+        assert_eq!(run.cases[0].verdict, Verdict::Crash);
+        assert!(run.cases[0].message.as_deref().unwrap_or("").starts_with("the baseline expects `error`, got `crash`"));
+        let written = write_baseline(&run, None);
+        assert!(written.text.contains("id = \"chat/codex-a\"\nverdict = \"crash\"\nreason = \"codex not decoded\"\n"));
+    }
+
+    #[test]
+    fn reasons_come_from_a_previous_file_when_the_run_had_no_baseline() {
+        let run = report(&[("chat/codex-a", "error"), ("chat/gone-soon", "pass")]);
+        let previous = baseline(GLOB);
+        let written = write_baseline(&run, Some(&previous));
+        assert!(written.text.contains("reason = \"codex not decoded\""), "{}", written.text);
+        assert_eq!(written.kept, 1);
+    }
+}
