@@ -131,7 +131,7 @@ pub fn write_html(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()>
     page.push_str("<header><h1>conform report</h1>");
     let _ = write!(page, "<p class=\"meta\">{}</p>", run_meta(report));
     page.push_str("</header>");
-    tiles(&mut page, &report.summary);
+    tiles(&mut page, &report.summary, report.exit_code() == 0);
     suite_matrix(&mut page, report);
     notices(&mut page, report);
     baseline(&mut page, report);
@@ -332,7 +332,7 @@ fn run_meta(report: &RunReport) -> String {
     meta
 }
 
-fn tiles(page: &mut String, counts: &Counts) {
+fn tiles(page: &mut String, counts: &Counts, conformant: bool) {
     page.push_str("<section class=\"tiles\">");
     let tiles = [
         ("passed", "passed", counts.passed),
@@ -349,7 +349,7 @@ fn tiles(page: &mut String, counts: &Counts) {
         );
     }
     page.push_str("</section>");
-    let class = if counts.failed == 0 { "ok" } else { "bad" };
+    let class = if conformant { "ok" } else { "bad" };
     let _ =
         write!(page, "<p class=\"verdict-line {class}\" id=\"summary-line\">{}</p>", escape(&counts.summary_line()));
 }

@@ -18,7 +18,7 @@ const MAX_CLUSTER_EXAMPLES: usize = 5;
 /// Writes the report as Markdown.
 pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
     let mut md = String::new();
-    let status = if report.summary.failed == 0 { "✅" } else { "❌" };
+    let status = if report.exit_code() == 0 { "✅" } else { "❌" };
     md.push_str(&format!("## {status} conform: {}\n\n", report.summary.summary_line()));
     md.push_str(&format!(
         "Implementation: `{}` {} ({}) · harness conform {} · {}\n\n",
