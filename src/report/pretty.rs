@@ -75,7 +75,7 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
         writeln!(out, "failed: {}", failing.join(", "))?;
     }
     let line = report.summary.summary_line();
-    let line = if report.summary.failed == 0 { p.good(&line) } else { p.bad(&line) };
+    let line = if report.exit_code() == 0 { p.good(&line) } else { p.bad(&line) };
     writeln!(out, "{line}")
 }
 
