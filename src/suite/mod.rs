@@ -8,6 +8,19 @@
 //! Adding a suite is local: write a type implementing [`Suite`] in its own
 //! file here, add its schema under `schemas/`, and list it in [`all`].
 
+mod agent_events;
+mod claude_events;
+mod codex_app_server_events;
+mod codex_exec_events;
+mod event_fold;
+mod tool_policy;
+
+pub use claude_events::ClaudeEventsSuite;
+pub use codex_app_server_events::CodexAppServerEventsSuite;
+pub use codex_exec_events::CodexExecEventsSuite;
+pub use event_fold::EventFoldSuite;
+pub use tool_policy::ToolPolicySuite;
+
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -162,7 +175,7 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Map<String, Value>
 
 /// Every suite the harness knows, in report order.
 pub fn all() -> &'static [&'static dyn Suite] {
-    &[]
+    &[&ClaudeEventsSuite, &CodexAppServerEventsSuite, &CodexExecEventsSuite, &EventFoldSuite, &ToolPolicySuite]
 }
 
 /// Looks a suite up by folder name.

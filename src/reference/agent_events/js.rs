@@ -20,6 +20,32 @@ pub const DOT_CLASS: &str = r"[^\n\r\x{2028}\x{2029}]";
 /// `RegExp`'s `\b` (ASCII word characters only, as in JavaScript).
 pub const WORD_BOUNDARY: &str = r"(?-u:\b)";
 
+/// Translates a JavaScript regular expression without character classes
+/// (`[...]`) into the `regex` crate's syntax with JavaScript's meaning:
+/// `\s`, `\b` and `.` become the classes above, `\/` becomes `/`.
+pub fn js_pattern(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() * 4);
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('s') => out.push_str(SPACE_CLASS),
+                Some('S') => out.push_str(NON_SPACE_CLASS),
+                Some('b') => out.push_str(WORD_BOUNDARY),
+                Some('/') => out.push('/'),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push_str("\\\\"),
+            },
+            '.' => out.push_str(DOT_CLASS),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Whether `c` is whitespace to `String.prototype.trim` and `\s`.
 pub fn is_space(c: char) -> bool {
     matches!(
