@@ -8,8 +8,12 @@
 //! mapping.
 
 use super::bash::classify_bash_command;
+use super::event::EventType;
 use super::js::truthy;
+use crate::json::to_compact_string;
+use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// A thread item's type, whatever its spelling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -294,6 +298,44 @@ fn change_lines(changes: Option<&Value>) -> String {
         })
         .collect();
     lines.join("\n")
+}
+
+/// The reason recorded when a tool item's notification adds nothing (its
+/// tool already started and it carries no result).
+pub const ALREADY_STARTED: &str = "the tool already started; this notification adds nothing";
+
+/// Remembers which tool items started, so a completion without a start
+/// still yields a `tool_start` before its `tool_result`.
+#[derive(Clone, Debug, Default)]
+pub struct ToolTracker {
+    started: HashSet<String>,
+}
+
+impl ToolTracker {
+    /// The events a tool item's `started` (or `completed`) notification
+    /// produces, in order.
+    pub fn events(
+        &mut self,
+        completed: bool,
+        tool: ToolItem,
+        trace: &mut dyn RuleTrace,
+    ) -> Vec<(EventType, Map<String, Value>)> {
+        let mut events = Vec::new();
+        let key = tool.tool_use_id.as_ref().map(to_compact_string);
+        let started = key.as_ref().is_some_and(|key| self.started.contains(key));
+        if !started && let Some(start) = tool.start {
+            trace.hit(if completed { "codex-item.tool.completed-without-start" } else { "codex-item.tool.start" });
+            if let Some(key) = key {
+                self.started.insert(key);
+            }
+            events.push((EventType::ToolStart, start));
+        }
+        if completed && let Some(result) = tool.result {
+            trace.hit("codex-item.tool.result");
+            events.push((EventType::ToolResult, result));
+        }
+        events
+    }
 }
 
 /// Inserts `key: value` when `value` is present.

@@ -181,5 +181,11 @@ impl StreamOutput {
 /// The events in `first..end`, or `ignored` with `reason` when the range is
 /// empty.
 pub fn outcome_since(first: usize, end: usize, reason: Cow<'static, str>) -> Outcome {
-    if end > first { Outcome::Events((first..end).collect()) } else { Outcome::Ignored(reason) }
+    match (end > first, reason.is_empty()) {
+        (true, _) => Outcome::Events((first..end).collect()),
+        // Every ignored item states a reason; a handler that expected to
+        // emit but did not still gets one.
+        (false, true) => Outcome::Ignored(Cow::Borrowed("no event produced")),
+        (false, false) => Outcome::Ignored(reason),
+    }
 }

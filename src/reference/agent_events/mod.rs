@@ -18,7 +18,7 @@ mod wire;
 
 pub use bash::{FileRead, classify_bash_command, unwrap_shell_command};
 pub(crate) use codex_items::put;
-pub use codex_items::{ItemKind, ItemStatus, ToolItem, command_tool_name, tool_item};
+pub use codex_items::{ALREADY_STARTED, ItemKind, ItemStatus, ToolItem, ToolTracker, command_tool_name, tool_item};
 pub use event::{BlockDisposition, Disposition, EventType, NormalizedEvent, Outcome, StreamOutput, outcome_since};
 pub use import::{CaptureLine, ImportError, parse_capture_lines};
 pub use wire::{DecodedFrame, decode_frame};

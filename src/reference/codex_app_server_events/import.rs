@@ -37,7 +37,9 @@ pub fn import_with_client(text: &str, client: Option<&str>) -> Result<Vec<Value>
         let request_id = frame.get("method").and(frame.get("id")).filter(|id| !id.is_null()).map(to_compact_string);
         frames.push(frame);
         let answer = request_id.and_then(|request_id| {
-            let position = answers.iter().position(|answer| answer.get("id").map(to_compact_string) == Some(request_id.clone()))?;
+            let position = answers
+                .iter()
+                .position(|answer| answer.get("id").map(to_compact_string) == Some(request_id.clone()))?;
             Some(answers.remove(position))
         });
         if let Some(answer) = answer {

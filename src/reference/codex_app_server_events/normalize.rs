@@ -12,8 +12,8 @@ use crate::json::to_compact_string;
 use crate::reference::RuleTrace;
 use crate::reference::agent_events::js::{non_empty_str, or, truthy};
 use crate::reference::agent_events::{
-    Disposition, EventType, ItemKind, StreamOutput, command_tool_name, decode_frame, outcome_since, put,
-    tool_item,
+    ALREADY_STARTED, Disposition, EventType, ItemKind, StreamOutput, ToolTracker, command_tool_name, decode_frame,
+    outcome_since, put, tool_item,
 };
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -37,7 +37,7 @@ pub struct AppServerNormalizer {
     /// Items whose text or reasoning arrived as deltas.
     streamed: HashSet<String>,
     /// Tool items whose `tool_start` was emitted.
-    started_tools: HashSet<String>,
+    tools: ToolTracker,
     /// Server request id (compact JSON) → approval.
     approvals: HashMap<String, Approval>,
     /// Thread id → the error message its current turn already reported.
@@ -98,7 +98,10 @@ impl AppServerNormalizer {
                 return ("response".to_owned(), Cow::Borrowed("the response to a client request"));
             }
             trace.hit("app-server.unrecognized");
-            return ("(unrecognized frame)".to_owned(), Cow::Borrowed("neither a notification, a request nor a response"));
+            return (
+                "(unrecognized frame)".to_owned(),
+                Cow::Borrowed("neither a notification, a request nor a response"),
+            );
         };
         let empty = Map::new();
         let params = frame.get("params").and_then(Value::as_object).unwrap_or(&empty);
@@ -106,8 +109,11 @@ impl AppServerNormalizer {
         let mut kind = method.to_owned();
         let reason = match (method, id) {
             (
-                "item/commandExecution/requestApproval" | "item/fileChange/requestApproval"
-                | "item/permissions/requestApproval" | "execCommandApproval" | "applyPatchApproval",
+                "item/commandExecution/requestApproval"
+                | "item/fileChange/requestApproval"
+                | "item/permissions/requestApproval"
+                | "execCommandApproval"
+                | "applyPatchApproval",
                 Some(id),
             ) => self.approval_request(method, id, params, &context, trace),
             ("thread/started", None) => self.thread_started(params, trace),
@@ -138,7 +144,9 @@ impl AppServerNormalizer {
                 None => Cow::Borrowed("a delta without text"),
             },
             (
-                "item/reasoning/textDelta" | "item/reasoning/summaryTextDelta" | "reasoning/textDelta"
+                "item/reasoning/textDelta"
+                | "item/reasoning/summaryTextDelta"
+                | "reasoning/textDelta"
                 | "reasoning/summaryTextDelta",
                 None,
             ) => {
@@ -162,7 +170,9 @@ impl AppServerNormalizer {
                     trace.hit("app-server.method.ignored");
                     Cow::Borrowed(reason)
                 }
-                Some(MethodRule::Mapped) => Cow::Borrowed("a mapped method in the wrong frame shape (request vs notification)"),
+                Some(MethodRule::Mapped) => {
+                    Cow::Borrowed("a mapped method in the wrong frame shape (request vs notification)")
+                }
                 None => {
                     trace.hit("app-server.method.unknown");
                     Cow::Borrowed(UNKNOWN_METHOD)
@@ -205,7 +215,8 @@ impl AppServerNormalizer {
         let Some(id) = id else {
             return Cow::Borrowed("a thread/started without a thread id");
         };
-        let parent = or(thread.and_then(|t| t.get("parentThreadId")), params.get("parent_thread_id")).and_then(Value::as_str);
+        let parent =
+            or(thread.and_then(|t| t.get("parentThreadId")), params.get("parent_thread_id")).and_then(Value::as_str);
         let is_child = parent.is_some_and(|parent| {
             self.main_thread.as_deref() == Some(parent) || self.child_threads.contains_key(parent)
         });
@@ -232,7 +243,12 @@ impl AppServerNormalizer {
 
     /// `turn/completed` → `done` (`stopped` when interrupted); a failed
     /// turn whose error no `error` notification reported also emits it.
-    fn turn_completed(&mut self, params: &Map<String, Value>, context: &Option<Value>, trace: &mut dyn RuleTrace) -> Reason {
+    fn turn_completed(
+        &mut self,
+        params: &Map<String, Value>,
+        context: &Option<Value>,
+        trace: &mut dyn RuleTrace,
+    ) -> Reason {
         let turn = params.get("turn");
         let status = turn.and_then(|t| t.get("status")).and_then(Value::as_str);
         if status == Some("failed") {
@@ -284,7 +300,13 @@ impl AppServerNormalizer {
     }
 
     /// `item/started` and `item/completed`.
-    fn item(&mut self, completed: bool, item: &Map<String, Value>, context: &Option<Value>, trace: &mut dyn RuleTrace) -> Reason {
+    fn item(
+        &mut self,
+        completed: bool,
+        item: &Map<String, Value>,
+        context: &Option<Value>,
+        trace: &mut dyn RuleTrace,
+    ) -> Reason {
         let kind = ItemKind::parse(item.get("type").and_then(Value::as_str).unwrap_or(""));
         let id = item.get("id").and_then(Value::as_str).map(str::to_owned);
         let streamed = id.as_ref().is_some_and(|id| self.streamed.contains(id));
@@ -338,39 +360,41 @@ impl AppServerNormalizer {
 
     /// Tool-like items: `tool_start` when they start, `tool_result` when
     /// they complete (with a `tool_start` first if none was seen).
-    fn tool(&mut self, completed: bool, kind: ItemKind, item: &Map<String, Value>, context: &Option<Value>, trace: &mut dyn RuleTrace) -> Reason {
+    fn tool(
+        &mut self,
+        completed: bool,
+        kind: ItemKind,
+        item: &Map<String, Value>,
+        context: &Option<Value>,
+        trace: &mut dyn RuleTrace,
+    ) -> Reason {
         let Some(tool) = tool_item(kind, item) else {
             return Cow::Borrowed("unknown item type");
         };
-        let key = tool.tool_use_id.as_ref().map(to_compact_string);
-        let started = key.as_ref().is_some_and(|key| self.started_tools.contains(key));
-        if !completed || (tool.result.is_some() && !started) {
-            if let Some(start) = tool.start {
-                trace.hit(if completed { "app-server.tool.completed-without-start" } else { "app-server.tool.start" });
-                if let Some(key) = key.clone() {
-                    self.started_tools.insert(key);
-                }
-                self.emit(EventType::ToolStart, start, context);
-            }
+        for (event_type, data) in self.tools.events(completed, tool, trace) {
+            self.emit(event_type, data, context);
         }
-        if completed {
-            if let Some(result) = tool.result {
-                trace.hit("app-server.tool.result");
-                self.emit(EventType::ToolResult, result, context);
-            }
-        }
-        Cow::Borrowed("")
+        Cow::Borrowed(ALREADY_STARTED)
     }
 
     /// Approval requests → `permission_request`.
-    fn approval_request(&mut self, method: &str, id: &Value, params: &Map<String, Value>, context: &Option<Value>, trace: &mut dyn RuleTrace) -> Reason {
+    fn approval_request(
+        &mut self,
+        method: &str,
+        id: &Value,
+        params: &Map<String, Value>,
+        context: &Option<Value>,
+        trace: &mut dyn RuleTrace,
+    ) -> Reason {
         let command = params.get("command");
         let mut tool_input = Map::new();
         let tool_name = match method {
             "item/commandExecution/requestApproval" | "execCommandApproval" => {
+                // The legacy request gives argv; quote it back into one
+                // command line so the wrapper and the classifier see it.
                 let joined = command.and_then(Value::as_array).map(|words| {
                     let words: Vec<&str> = words.iter().filter_map(Value::as_str).collect();
-                    Value::from(words.join(" "))
+                    Value::from(shlex::try_join(words.iter().copied()).unwrap_or_else(|_| words.join(" ")))
                 });
                 put(&mut tool_input, "command", command.cloned());
                 command_tool_name(joined.as_ref().or(command)).0
@@ -404,7 +428,10 @@ impl AppServerNormalizer {
     fn client_frame(&mut self, client: &Map<String, Value>, trace: &mut dyn RuleTrace) -> (String, Reason) {
         if let Some(method) = client.get("method").and_then(Value::as_str) {
             trace.hit("app-server.client.request");
-            return (format!("client/{method}"), Cow::Borrowed("a client request or notification; only answers to server requests are mapped"));
+            return (
+                format!("client/{method}"),
+                Cow::Borrowed("a client request or notification; only answers to server requests are mapped"),
+            );
         }
         let kind = "client/response".to_owned();
         let approval = client.get("id").and_then(|id| self.approvals.get_mut(&to_compact_string(id)));
@@ -417,7 +444,11 @@ impl AppServerNormalizer {
             Some(result) => decision_allowed(result),
             None => Some(false),
         };
-        trace.hit(if allowed.is_some() { "app-server.approval.answered" } else { "app-server.approval.answer-unreadable" });
+        trace.hit(if allowed.is_some() {
+            "app-server.approval.answered"
+        } else {
+            "app-server.approval.answer-unreadable"
+        });
         let mut data = Map::new();
         data.insert("tool_name".to_owned(), tool_name);
         put(&mut data, "allowed", allowed.map(Value::Bool));
@@ -427,7 +458,12 @@ impl AppServerNormalizer {
 
     /// `serverRequest/resolved`: resolves an approval the client's answer
     /// did not already resolve (the decision is then unknown).
-    fn request_resolved(&mut self, params: &Map<String, Value>, context: &Option<Value>, trace: &mut dyn RuleTrace) -> Reason {
+    fn request_resolved(
+        &mut self,
+        params: &Map<String, Value>,
+        context: &Option<Value>,
+        trace: &mut dyn RuleTrace,
+    ) -> Reason {
         let approval = params.get("requestId").and_then(|id| self.approvals.get_mut(&to_compact_string(id)));
         match approval {
             Some(approval) if approval.answered => {
@@ -510,8 +546,13 @@ fn decision_allowed(result: &Value) -> Option<bool> {
             _ => return None,
         };
         return match name {
-            "accept" | "acceptForSession" | "acceptWithExecpolicyAmendment" | "approved" | "approved_for_session"
-            | "approved_execpolicy_amendment" | "approved_mcp_policy_amendment" => Some(true),
+            "accept"
+            | "acceptForSession"
+            | "acceptWithExecpolicyAmendment"
+            | "approved"
+            | "approved_for_session"
+            | "approved_execpolicy_amendment"
+            | "approved_mcp_policy_amendment" => Some(true),
             "decline" | "cancel" | "denied" | "abort" | "timed_out" => Some(false),
             "applyNetworkPolicyAmendment" | "network_policy_amendment" => {
                 let action = detail?.get("network_policy_amendment")?.get("action")?.as_str()?;
@@ -550,7 +591,8 @@ mod tests {
         assert_eq!(decision_allowed(&json!({"decision": "accept"})), Some(true));
         assert_eq!(decision_allowed(&json!({"decision": {"acceptWithExecpolicyAmendment": {}}})), Some(true));
         assert_eq!(decision_allowed(&json!({"decision": {"denied": {"rejection": "no"}}})), Some(false));
-        let network = json!({"decision": {"applyNetworkPolicyAmendment": {"network_policy_amendment": {"action": "deny"}}}});
+        let network =
+            json!({"decision": {"applyNetworkPolicyAmendment": {"network_policy_amendment": {"action": "deny"}}}});
         assert_eq!(decision_allowed(&network), Some(false));
         assert_eq!(decision_allowed(&json!({"permissions": {}})), Some(false));
         assert_eq!(decision_allowed(&json!({"something": 1})), None);

@@ -2,15 +2,14 @@
 //! normalized events out, as an incremental state machine (which tools
 //! started, and the error the current turn already reported).
 
-use crate::json::to_compact_string;
 use crate::reference::RuleTrace;
 use crate::reference::agent_events::js::non_empty_str;
 use crate::reference::agent_events::{
-    Disposition, EventType, ItemKind, StreamOutput, decode_frame, outcome_since, put, tool_item,
+    ALREADY_STARTED, Disposition, EventType, ItemKind, StreamOutput, ToolTracker, decode_frame, outcome_since, put,
+    tool_item,
 };
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 /// `codex exec` retries a failed stream itself and says so with `error`
 /// events whose message starts like this ("Reconnecting... 2/5 (…)").
@@ -46,7 +45,7 @@ pub fn line_kind(line: &Map<String, Value>) -> String {
 pub struct ExecNormalizer {
     session_id: Option<String>,
     out: StreamOutput,
-    started_tools: HashSet<String>,
+    tools: ToolTracker,
     turn_error: Option<String>,
 }
 
@@ -199,28 +198,20 @@ impl ExecNormalizer {
         }
     }
 
-    fn tool(&mut self, completed: bool, kind: ItemKind, item: &Map<String, Value>, trace: &mut dyn RuleTrace) -> Cow<'static, str> {
+    fn tool(
+        &mut self,
+        completed: bool,
+        kind: ItemKind,
+        item: &Map<String, Value>,
+        trace: &mut dyn RuleTrace,
+    ) -> Cow<'static, str> {
         let Some(tool) = tool_item(kind, item) else {
             return Cow::Borrowed("unknown item type");
         };
-        let key = tool.tool_use_id.as_ref().map(to_compact_string);
-        let started = key.as_ref().is_some_and(|key| self.started_tools.contains(key));
-        if !completed || (tool.result.is_some() && !started) {
-            if let Some(start) = tool.start {
-                trace.hit(if completed { "exec.tool.completed-without-start" } else { "exec.tool.start" });
-                if let Some(key) = key {
-                    self.started_tools.insert(key);
-                }
-                self.out.push(EventType::ToolStart, start);
-            }
+        for (event_type, data) in self.tools.events(completed, tool, trace) {
+            self.out.push(event_type, data);
         }
-        if completed {
-            if let Some(result) = tool.result {
-                trace.hit("exec.tool.result");
-                self.out.push(EventType::ToolResult, result);
-            }
-        }
-        Cow::Borrowed("")
+        Cow::Borrowed(ALREADY_STARTED)
     }
 }
 

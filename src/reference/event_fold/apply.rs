@@ -12,7 +12,10 @@
 //! - Events with `subagent_id` go to that sub-agent's block (created on
 //!   first sight when no spawn announced it) and fold recursively there.
 
-use super::model::{AgentMessage, Block, Message, PermissionBlock, SubagentState, SubagentStatus, ToolBlock, ToolStatus, derived_content};
+use super::model::{
+    AgentMessage, Block, Message, PermissionBlock, SubagentState, SubagentStatus, ToolBlock, ToolStatus,
+    derived_content,
+};
 use crate::reference::RuleTrace;
 use crate::reference::agent_events::js::truthy;
 use serde_json::{Map, Value};
@@ -22,7 +25,12 @@ use serde_json::{Map, Value};
 pub const MAX_SUBAGENT_DEPTH: usize = 16;
 
 /// Applies one event.
-pub fn apply_event(messages: &mut Vec<Message>, event_type: &str, data: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+pub fn apply_event(
+    messages: &mut Vec<Message>,
+    event_type: &str,
+    data: &Map<String, Value>,
+    trace: &mut dyn RuleTrace,
+) {
     if event_type == "user_message" {
         trace.hit("fold.user-message.new-bubble");
         if let Some(Message::Agent(open)) = messages.last_mut() {
@@ -73,10 +81,18 @@ fn target_message<'a>(messages: &'a mut Vec<Message>, event_type: &str) -> Optio
 
 /// Events that add something to a bubble (and may open one).
 fn adds_content(event_type: &str) -> bool {
-    matches!(event_type, "thinking" | "delta" | "tool_start" | "permission_request" | "error" | "result" | "session_ready")
+    matches!(
+        event_type,
+        "thinking" | "delta" | "tool_start" | "permission_request" | "error" | "result" | "session_ready"
+    )
 }
 
-fn apply_to_message(message: &mut AgentMessage, event_type: &str, data: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+fn apply_to_message(
+    message: &mut AgentMessage,
+    event_type: &str,
+    data: &Map<String, Value>,
+    trace: &mut dyn RuleTrace,
+) {
     match event_type {
         "thinking" => {
             trace.hit("fold.thinking.append");
@@ -88,11 +104,11 @@ fn apply_to_message(message: &mut AgentMessage, event_type: &str, data: &Map<Str
             }
         }
         "result" => {
-            if let Some(text) = data.get("text").and_then(Value::as_str).filter(|t| !t.is_empty()) {
-                if derived_content(&message.blocks).is_empty() {
-                    trace.hit("fold.result.fills-empty-content");
-                    message.blocks.push(Block::Text(text.to_owned()));
-                }
+            if let Some(text) = data.get("text").and_then(Value::as_str).filter(|t| !t.is_empty())
+                && derived_content(&message.blocks).is_empty()
+            {
+                trace.hit("fold.result.fills-empty-content");
+                message.blocks.push(Block::Text(text.to_owned()));
             }
             trace.hit("fold.result.done");
             message.done = true;
@@ -116,7 +132,13 @@ enum Applied {
 }
 
 /// The block-level events, on a message's or a sub-agent's blocks.
-fn apply_to_blocks(blocks: &mut Vec<Block>, depth: usize, event_type: &str, data: &Map<String, Value>, trace: &mut dyn RuleTrace) -> Applied {
+fn apply_to_blocks(
+    blocks: &mut Vec<Block>,
+    depth: usize,
+    event_type: &str,
+    data: &Map<String, Value>,
+    trace: &mut dyn RuleTrace,
+) -> Applied {
     match event_type {
         "delta" => {
             let Some(text) = data.get("text").and_then(Value::as_str) else {
@@ -138,7 +160,7 @@ fn apply_to_blocks(blocks: &mut Vec<Block>, depth: usize, event_type: &str, data
                 blocks.push(Block::Subagent(new_subagent(id, data)));
             } else {
                 trace.hit("fold.tool-start.tool-block");
-                blocks.push(Block::Tool(tool_block(data)));
+                blocks.push(Block::Tool(Box::new(tool_block(data))));
             }
         }
         "tool_result" => return tool_result(blocks, data, trace),
@@ -239,7 +261,13 @@ fn tool_result(blocks: &mut [Block], data: &Map<String, Value>, trace: &mut dyn 
 }
 
 /// Routes an event carrying `subagent_id` into that sub-agent's blocks.
-fn route_to_subagent(message: &mut AgentMessage, id: &Value, event_type: &str, data: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+fn route_to_subagent(
+    message: &mut AgentMessage,
+    id: &Value,
+    event_type: &str,
+    data: &Map<String, Value>,
+    trace: &mut dyn RuleTrace,
+) {
     if find_subagent(&mut message.blocks, id, 0).is_none() {
         if !adds_content(event_type) {
             trace.hit("fold.subagent.unknown-id-dropped");

@@ -79,7 +79,9 @@ fn read_permutation(order: &Value, len: usize) -> Result<Vec<usize>, String> {
 fn disagreement(live: &[Value], replay: &[Value]) -> String {
     let position = live.iter().zip(replay).position(|(a, b)| a != b).unwrap_or(live.len().min(replay.len()));
     let show = |messages: &[Value]| {
-        messages.get(position).map_or_else(|| "(no message)".to_owned(), |m| to_canonical_string(m).trim_end().to_owned())
+        messages
+            .get(position)
+            .map_or_else(|| "(no message)".to_owned(), |m| to_canonical_string(m).trim_end().to_owned())
     };
     format!(
         "the live and replay paths disagree: live has {} messages, replay {}; first difference at message {position}\nlive:   {}\nreplay: {}",

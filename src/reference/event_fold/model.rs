@@ -87,7 +87,7 @@ pub enum Block {
     /// Accumulated text.
     Text(String),
     /// A tool call.
-    Tool(ToolBlock),
+    Tool(Box<ToolBlock>),
     /// A permission prompt.
     Permission(PermissionBlock),
     /// An error.
@@ -231,7 +231,7 @@ fn block_value(block: &Block) -> Value {
                 .blocks
                 .iter()
                 .filter_map(|b| match b {
-                    Block::Tool(tool) => Some(tool),
+                    Block::Tool(tool) => Some(tool.as_ref()),
                     _ => None,
                 })
                 .collect();

@@ -25,7 +25,8 @@ impl RowKey {
         let ts = match event.get("ts") {
             None | Some(Value::Null) => None,
             Some(Value::String(text)) => Some(
-                parse_millis(text).ok_or_else(|| format!("events[{index}].ts is not an ISO 8601 timestamp: {text:?}"))?,
+                parse_millis(text)
+                    .ok_or_else(|| format!("events[{index}].ts is not an ISO 8601 timestamp: {text:?}"))?,
             ),
             Some(Value::Number(millis)) => millis.as_f64().map(|m| m.floor() as i64),
             Some(_) => return Err(format!("events[{index}].ts must be a string or a number")),
@@ -63,7 +64,8 @@ fn parse_millis(text: &str) -> Option<i64> {
 pub fn replay_order(events: &[Value], returned: &[usize]) -> Result<Vec<usize>, String> {
     let mut rows = Vec::with_capacity(returned.len());
     for &index in returned {
-        let event = events.get(index).ok_or_else(|| format!("replayOrder names event {index}, which does not exist"))?;
+        let event =
+            events.get(index).ok_or_else(|| format!("replayOrder names event {index}, which does not exist"))?;
         rows.push((RowKey::of(event, index)?, index));
     }
     rows.sort_by(|(a, _), (b, _)| a.cmp(b));

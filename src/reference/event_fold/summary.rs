@@ -69,10 +69,10 @@ pub fn tool_summary(block: &ToolBlock) -> String {
     let output = output_text(output);
     let tool = block.tool.as_ref().and_then(Value::as_str).unwrap_or("");
 
-    if matches!(tool, "Read" | "Write" | "Edit") {
-        if let Some(file_path) = file_path {
-            return file_path.to_owned();
-        }
+    if matches!(tool, "Read" | "Write" | "Edit")
+        && let Some(file_path) = file_path
+    {
+        return file_path.to_owned();
     }
     if tool == "Glob" || tool == "Grep" {
         let lines = trim(&output).split('\n').filter(|line| !line.is_empty()).count();
@@ -95,16 +95,16 @@ pub fn tool_summary(block: &ToolBlock) -> String {
         if let Some(file_path) = file_path {
             return file_path.to_owned();
         }
-        if let Some(command) = block.command.as_ref().and_then(Value::as_str).filter(|c| !c.is_empty()) {
-            if utf16_len(command) < 80 {
-                return command.to_owned();
-            }
+        if let Some(command) = block.command.as_ref().and_then(Value::as_str).filter(|c| !c.is_empty())
+            && utf16_len(command) < 80
+        {
+            return command.to_owned();
         }
     }
-    if tool == "Bash" {
-        if let Some(task) = CREATED_TASK.captures(&output).and_then(|captures| captures.get(1)) {
-            return format!("CREATED {}", task.as_str());
-        }
+    if tool == "Bash"
+        && let Some(task) = CREATED_TASK.captures(&output).and_then(|captures| captures.get(1))
+    {
+        return format!("CREATED {}", task.as_str());
     }
     if utf16_len(&output) < 80 && !output.contains('\n') {
         return trim(&output).to_owned();

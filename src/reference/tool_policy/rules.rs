@@ -35,8 +35,21 @@ impl Patterns {
 /// Read-only shell commands (`ALLOWED_SHELL`).
 pub static ALLOWED_SHELL: LazyLock<Patterns> = LazyLock::new(|| {
     Patterns::new(&[
-        r"^cat\s", r"^ls\s", r"^ls$", r"^head\s", r"^tail\s", r"^find\s", r"^grep\s", r"^rg\s", r"^wc\s", r"^echo\s",
-        r"^pwd$", r"^which\s", r"^file\s", r"^stat\s", r"^tree",
+        r"^cat\s",
+        r"^ls\s",
+        r"^ls$",
+        r"^head\s",
+        r"^tail\s",
+        r"^find\s",
+        r"^grep\s",
+        r"^rg\s",
+        r"^wc\s",
+        r"^echo\s",
+        r"^pwd$",
+        r"^which\s",
+        r"^file\s",
+        r"^stat\s",
+        r"^tree",
     ])
 });
 
