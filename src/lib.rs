@@ -1,6 +1,33 @@
 //! conform: a golden-fixture conformance harness for agent-chat decoders.
+//!
+//! The pipeline, one module per stage:
+//!
+//! ```text
+//! discover ─▶ load ─▶ validate ─▶ run ─▶ compare ─▶ report
+//! (fixture)   (fixture) (validate)  (run,          (compare) (report)
+//!                                   implementation)
+//! ```
+//!
+//! * [`fixture`] finds fixture files (one folder per [`suite`]) and loads them;
+//!   [`validate`] checks each against its suite's embedded JSON Schema.
+//! * [`run`] hands each case's input to an [`implementation`] (the in-process
+//!   [`reference`] or an external program) on parallel workers.
+//! * [`compare`] judges outputs by canonical equality ([`json`] writes the
+//!   canonical bytes) and describes mismatches by pointer and line diff.
+//! * [`report`] turns the one result model into terminal, JSON, JUnit and
+//!   Markdown output.
 #![warn(missing_docs)]
+#![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod compare;
+pub mod error;
+pub mod files;
+pub mod fixture;
+pub mod fmt;
+pub mod implementation;
 pub mod json;
 pub mod reference;
+pub mod report;
+pub mod run;
 pub mod suite;
+pub mod validate;

@@ -9,17 +9,15 @@
 //! file here, add its schema under `schemas/`, and list it in [`all`].
 
 mod agent_events;
-mod claude_events;
-mod codex_app_server_events;
-mod codex_exec_events;
-mod event_fold;
-mod tool_policy;
-
-pub use claude_events::ClaudeEventsSuite;
-pub use codex_app_server_events::CodexAppServerEventsSuite;
-pub use codex_exec_events::CodexExecEventsSuite;
-pub use event_fold::EventFoldSuite;
-pub use tool_policy::ToolPolicySuite;
+pub mod catalogs;
+pub mod chat;
+pub mod claude_events;
+pub mod codex_app_server_events;
+pub mod codex_exec_events;
+pub mod event_fold;
+pub mod pagination;
+pub mod sse;
+pub mod tool_policy;
 
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
@@ -175,10 +173,65 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Map<String, Value>
 
 /// Every suite the harness knows, in report order.
 pub fn all() -> &'static [&'static dyn Suite] {
-    &[&ClaudeEventsSuite, &CodexAppServerEventsSuite, &CodexExecEventsSuite, &EventFoldSuite, &ToolPolicySuite]
+    &[
+        &chat::ChatSuite,
+        &sse::SseSuite,
+        &pagination::PaginationSuite,
+        &catalogs::CatalogsSuite,
+        &claude_events::ClaudeEventsSuite,
+        &codex_app_server_events::CodexAppServerEventsSuite,
+        &codex_exec_events::CodexExecEventsSuite,
+        &event_fold::EventFoldSuite,
+        &tool_policy::ToolPolicySuite,
+    ]
 }
 
 /// Looks a suite up by folder name.
 pub fn find(name: &str) -> Option<&'static dyn Suite> {
     all().iter().copied().find(|suite| suite.name() == name)
+}
+
+impl std::fmt::Debug for dyn Suite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Suite({})", self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_registered_schema_compiles_and_names_are_unique() {
+        let mut names = std::collections::BTreeSet::new();
+        for suite in all() {
+            assert!(names.insert(suite.name()), "duplicate suite {}", suite.name());
+            crate::validate::compile_schema(suite.schema()).unwrap_or_else(|err| panic!("{}: {err}", suite.name()));
+            assert!(!suite.supported_versions().is_empty());
+        }
+    }
+
+    #[test]
+    fn keys_layout_splits_and_puts_expectations_back() {
+        let layout = Layout::Keys { input: &["a"], expected: &["x", "y"] };
+        let document = json!({"name": "n", "a": [1], "x": 1, "y": {"z": 2}});
+        let parts = split_by_layout(layout, &document).unwrap();
+        assert_eq!(parts.input, json!({"a": [1]}));
+        assert_eq!(parts.expected, json!({"x": 1, "y": {"z": 2}}));
+        let updated = with_expected_by_layout(layout, &document, &json!({"x": 5, "y": null})).unwrap();
+        assert_eq!(updated, json!({"name": "n", "a": [1], "x": 5, "y": null}));
+        assert!(split_by_layout(layout, &json!({"a": 1})).unwrap_err().contains("`x`"));
+    }
+
+    #[test]
+    fn wrapped_and_table_layouts() {
+        let wrapped = Layout::Wrapped { input: "input", expected: "expected" };
+        let document = json!({"input": {"m": 1}, "expected": {"b": 2}});
+        assert_eq!(split_by_layout(wrapped, &document).unwrap().expected, json!({"b": 2}));
+        let table = json!({"modes": []});
+        let parts = split_by_layout(Layout::Table, &table).unwrap();
+        assert_eq!((parts.input, parts.expected), (json!({}), table.clone()));
+        assert_eq!(with_expected_by_layout(Layout::Table, &table, &json!({"m": 1})).unwrap(), json!({"m": 1}));
+    }
 }

@@ -1,0 +1,49 @@
+//! `conform decode`.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use conform::error::exit_code;
+use conform::fixture::known_suites;
+use conform::reference::NoTrace;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// The suite whose reference decodes the input.
+    #[arg(long)]
+    suite: String,
+    /// The input JSON file (the suite's input part), or `-` for stdin.
+    #[arg(default_value = "-")]
+    input: PathBuf,
+}
+
+pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
+    let Some(suite) = conform::suite::find(&args.suite) else {
+        bail!("unknown suite `{}` (known: {})", args.suite, known_suites());
+    };
+    let Some(reference) = suite.reference() else {
+        bail!("no reference implementation for suite {} yet", suite.name());
+    };
+    let (text, origin) = if args.input.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
+        (text, "stdin".to_owned())
+    } else {
+        let text =
+            std::fs::read_to_string(&args.input).with_context(|| format!("cannot read {}", args.input.display()))?;
+        (text, args.input.display().to_string())
+    };
+    let input = conform::json::parse_document(&text).map_err(|err| anyhow::anyhow!("{origin}:{err}"))?.value;
+    let input = suite.coerce_decode_input(input);
+    match reference(&input, &mut NoTrace) {
+        Ok(output) => {
+            std::io::stdout().lock().write_all(conform::json::to_canonical_string(&output).as_bytes())?;
+            Ok(exit_code::CONFORMANT)
+        }
+        Err(message) => {
+            eprintln!("error: the {} reference cannot decode this input: {message}", suite.name());
+            Ok(exit_code::CANNOT_JUDGE)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! `conform fmt`.
+
+use clap::Args;
+use conform::error::exit_code;
+use conform::fixture::{SuiteFilter, discover};
+use conform::fmt::{FmtStatus, format_files};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Fixture trees, suite folders or fixture files.
+    #[arg(default_value = "fixtures")]
+    paths: Vec<PathBuf>,
+    /// Only report files that are not canonical; change nothing (exit 1 if any).
+    #[arg(long)]
+    check: bool,
+}
+
+pub fn execute(args: FmtArgs) -> anyhow::Result<i32> {
+    let discovery = discover(&args.paths, &SuiteFilter::default())?;
+    super::print_notices(&discovery.notices);
+    let results = format_files(&discovery.files, args.check);
+    let (mut canonical, mut changed, mut broken) = (0, 0, 0);
+    for result in &results {
+        match &result.status {
+            FmtStatus::Canonical => canonical += 1,
+            FmtStatus::Reformatted => {
+                changed += 1;
+                let verb = if args.check { "not canonical" } else { "reformatted" };
+                println!("{verb}: {}", result.path.display());
+            }
+            FmtStatus::Unparsable(err) => {
+                broken += 1;
+                eprintln!("error: {err} (left untouched)");
+            }
+            FmtStatus::WriteFailed(message) => {
+                broken += 1;
+                eprintln!("error: {}: cannot write: {message}", result.path.display());
+            }
+        }
+    }
+    let verb = if args.check { "would be reformatted" } else { "reformatted" };
+    println!("{} files: {canonical} canonical, {changed} {verb}, {broken} unparsable", results.len());
+    Ok(if broken > 0 {
+        exit_code::CANNOT_JUDGE
+    } else if args.check && changed > 0 {
+        exit_code::FAILURES
+    } else {
+        exit_code::CONFORMANT
+    })
+}

@@ -1,0 +1,100 @@
+//! JUnit XML: one `<testsuite>` per suite, one `<testcase>` per fixture.
+//!
+//! Failures carry the first difference as their message and the pointer list
+//! plus the line diff as their body; the adapter's stderr goes to
+//! `<system-err>`. Characters XML 1.0 cannot hold are written as visible
+//! `\uXXXX` escapes instead of being dropped.
+
+use super::model::{CaseReport, RunReport, Verdict};
+use crate::compare::render_plain;
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use std::io;
+use std::time::Duration;
+
+/// Writes the report as JUnit XML.
+pub fn write_junit(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut junit = Report::new("conform");
+    junit.set_time(Duration::from_secs_f64(report.duration_ms.max(0.0) / 1000.0));
+    if let Ok(timestamp) = chrono::DateTime::parse_from_rfc3339(&report.started_at) {
+        junit.set_timestamp(timestamp);
+    }
+    for suite in &report.suites {
+        let mut test_suite = TestSuite::new(xml_safe(&suite.suite));
+        for case in report.cases.iter().filter(|c| c.suite == suite.suite) {
+            test_suite.add_test_case(test_case(case));
+        }
+        junit.add_test_suite(test_suite);
+    }
+    junit.serialize(out).map_err(io::Error::other)
+}
+
+fn test_case(case: &CaseReport) -> TestCase {
+    let status = match case.verdict {
+        Verdict::Pass => TestCaseStatus::success(),
+        Verdict::Skipped | Verdict::Unsupported | Verdict::Xfail => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_type(case.verdict.as_str());
+            if let Some(message) = &case.message {
+                status.set_message(xml_safe(&format!("{}: {message}", case.verdict)));
+            }
+            status
+        }
+        Verdict::Fail | Verdict::Xpass => non_success(NonSuccessKind::Failure, case),
+        _ => non_success(NonSuccessKind::Error, case),
+    };
+    let mut test_case = TestCase::new(xml_safe(&case.name), status);
+    test_case.set_classname(xml_safe(&case.suite));
+    test_case.set_time(Duration::from_secs_f64(case.duration_ms.max(0.0) / 1000.0));
+    if let Some(stderr) = &case.stderr {
+        test_case.set_system_err(xml_safe(stderr));
+    }
+    test_case
+}
+
+fn non_success(kind: NonSuccessKind, case: &CaseReport) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(kind);
+    status.set_type(case.verdict.as_str());
+    let message = case.message.clone().unwrap_or_else(|| case.verdict.to_string());
+    status.set_message(xml_safe(&message));
+    let mut body = String::new();
+    body.push_str(&format!("{} ({})\n", case.id, case.path));
+    for problem in &case.problems {
+        body.push_str(&format!("{problem}\n"));
+    }
+    for difference in &case.differences {
+        body.push_str(&format!("{}\n", difference.message));
+    }
+    if case.omitted_differences > 0 {
+        body.push_str(&format!("… and {} more differences\n", case.omitted_differences));
+    }
+    if !case.diff.is_empty() {
+        body.push('\n');
+        body.push_str(&render_plain(&case.diff));
+    }
+    status.set_description(xml_safe(&body));
+    status
+}
+
+/// Replaces characters XML 1.0 forbids (C0 controls other than tab, LF and
+/// CR; U+FFFE; U+FFFF) with a visible `\uXXXX` escape.
+pub(crate) fn xml_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\t' | '\n' | '\r' => out.push(c),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forbidden_characters_become_visible_escapes() {
+        assert_eq!(xml_safe("a\u{1}b\u{1b}[31m\tc\u{ffff}"), "a\\u0001b\\u001b[31m\tc\\uffff");
+    }
+}

@@ -1,0 +1,148 @@
+//! Markdown for CI step summaries and pull-request comments: a summary table
+//! per suite and each non-passing case in a collapsible block.
+
+use super::model::{RunReport, Tally, Verdict};
+use crate::compare::render_plain;
+use std::io;
+
+/// Longest stderr excerpt shown per case.
+const MAX_STDERR_CHARS: usize = 4000;
+
+/// Writes the report as Markdown.
+pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut md = String::new();
+    let status = if report.summary.failed == 0 { "✅" } else { "❌" };
+    md.push_str(&format!("## {status} conform: {}\n\n", report.summary.summary_line()));
+    md.push_str(&format!(
+        "Implementation: `{}` {} ({}) · harness conform {} · {}\n\n",
+        report.implementation.name,
+        report.implementation.version,
+        report.implementation.language,
+        report.harness.version,
+        report.started_at
+    ));
+
+    let verdicts: Vec<Verdict> =
+        Verdict::ALL.into_iter().filter(|v| report.summary.by_verdict.contains_key(v)).collect();
+    md.push_str("| suite | total |");
+    for verdict in &verdicts {
+        md.push_str(&format!(" {verdict} |"));
+    }
+    md.push_str("\n|---|---:|");
+    md.push_str(&"---:|".repeat(verdicts.len()));
+    md.push('\n');
+    for suite in &report.suites {
+        md.push_str(&format!("| {} | {} |", escape_cell(&suite.suite), suite.counts.total));
+        for verdict in &verdicts {
+            md.push_str(&format!(" {} |", suite.counts.by_verdict.get(verdict).copied().unwrap_or(0)));
+        }
+        md.push('\n');
+    }
+    md.push('\n');
+
+    let notable: Vec<_> = report.notices.iter().filter(|n| n.level != crate::fixture::NoticeLevel::Note).collect();
+    if !notable.is_empty() {
+        md.push_str("### Corpus notices\n\n");
+        for notice in notable {
+            md.push_str(&format!("- {}\n", escape_inline(&notice.to_string())));
+        }
+        md.push('\n');
+    }
+
+    let failing: Vec<_> =
+        report.cases.iter().filter(|c| !matches!(c.verdict.tally(), Tally::Passed | Tally::Skipped)).collect();
+    if !failing.is_empty() {
+        md.push_str("### Cases that did not pass\n\n");
+    }
+    for case in failing {
+        let headline = case.message.as_deref().unwrap_or("");
+        md.push_str(&format!(
+            "<details><summary><code>{}</code> · <b>{}</b> · {}</summary>\n\n",
+            html_escape(&case.id),
+            case.verdict,
+            html_escape(&first_line(headline))
+        ));
+        md.push_str(&format!("File: `{}`\n\n", case.path.replace('`', "'")));
+        for problem in &case.problems {
+            md.push_str(&format!("- {}\n", escape_inline(problem)));
+        }
+        for difference in &case.differences {
+            md.push_str(&format!("- {}\n", escape_inline(&difference.message)));
+        }
+        if case.omitted_differences > 0 {
+            md.push_str(&format!("- … and {} more differences\n", case.omitted_differences));
+        }
+        if case.problems.is_empty() && case.differences.is_empty() && !headline.is_empty() {
+            md.push_str(&fenced("text", headline));
+        }
+        if !case.diff.is_empty() {
+            md.push('\n');
+            md.push_str(&fenced("diff", &diff_for_markdown(&case.diff)));
+        }
+        if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
+            md.push_str("\nstderr:\n\n");
+            md.push_str(&fenced("text", &tail(stderr, MAX_STDERR_CHARS)));
+        }
+        md.push_str("\n</details>\n\n");
+    }
+    out.write_all(md.as_bytes())
+}
+
+/// The diff with `-`/`+` in the first column so GitHub colors it.
+fn diff_for_markdown(hunks: &[crate::compare::DiffHunk]) -> String {
+    render_plain(hunks)
+        .lines()
+        .map(|line| match line.split_once('|') {
+            Some((numbers, rest)) if !line.starts_with("@@") => {
+                let (marker, text) = rest.split_at(rest.chars().next().map_or(0, char::len_utf8));
+                format!("{marker}{numbers}|{text}")
+            }
+            _ => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A fenced code block whose fence is longer than any backtick run inside.
+fn fenced(language: &str, text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}{language}\n{}\n{fence}\n", text.trim_end_matches('\n'))
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    if line.chars().count() > 160 {
+        format!("{}…", line.chars().take(160).collect::<String>())
+    } else {
+        line.to_owned()
+    }
+}
+
+fn tail(text: &str, max_chars: usize) -> String {
+    let count = text.chars().count();
+    if count <= max_chars {
+        return text.to_owned();
+    }
+    format!("…{}", text.chars().skip(count - max_chars).collect::<String>())
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Inline text: HTML-escaped and with Markdown emphasis characters neutralized.
+fn escape_inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in html_escape(text).chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn escape_cell(text: &str) -> String {
+    escape_inline(text)
+}

@@ -1,0 +1,356 @@
+//! The result model of a run: one [`RunReport`] feeds every writer.
+//!
+//! It is also the JSON report's schema (`schemas/report.schema.json`), so it
+//! deserializes too: report diffs, baselines and merges read it back.
+
+use crate::compare::{DiffHunk, Difference, DifferenceKind};
+use crate::error::exit_code;
+use crate::fixture::Notice;
+use crate::implementation::ImplementationInfo;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Identifies the JSON report format.
+pub const REPORT_FORMAT: &str = "conform-report";
+/// Version of the JSON report format.
+pub const REPORT_FORMAT_VERSION: u32 = 1;
+
+/// The verdict on one case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Output canonically equal to the expectation.
+    Pass,
+    /// Output differs from the expectation.
+    Fail,
+    /// The implementation could not produce an output.
+    Error,
+    /// The fixture document itself is broken.
+    Invalid,
+    /// The fixture's version is one the harness cannot judge.
+    UnsupportedVersion,
+    /// The implementation declined the case.
+    Skipped,
+    /// The implementation does not implement this suite or version.
+    Unsupported,
+    /// The implementation's process died during the case.
+    Crash,
+    /// The implementation did not answer in time.
+    Timeout,
+    /// The implementation broke the protocol.
+    ProtocolError,
+    /// Failed as a baseline entry expected.
+    Xfail,
+    /// Listed as a known failure in the baseline, but passed.
+    Xpass,
+}
+
+/// How a verdict counts in the summary line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    /// Counts as passed.
+    Passed,
+    /// Counts as failed.
+    Failed,
+    /// Counts as skipped (does not fail the run).
+    Skipped,
+    /// An expected failure (does not fail the run).
+    KnownFailure,
+}
+
+impl Verdict {
+    /// Every verdict, in report order.
+    pub const ALL: [Verdict; 12] = [
+        Verdict::Pass,
+        Verdict::Fail,
+        Verdict::Error,
+        Verdict::Crash,
+        Verdict::Timeout,
+        Verdict::ProtocolError,
+        Verdict::Xpass,
+        Verdict::Invalid,
+        Verdict::UnsupportedVersion,
+        Verdict::Xfail,
+        Verdict::Skipped,
+        Verdict::Unsupported,
+    ];
+
+    /// The kebab-case name used in every report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Error => "error",
+            Verdict::Invalid => "invalid",
+            Verdict::UnsupportedVersion => "unsupported-version",
+            Verdict::Skipped => "skipped",
+            Verdict::Unsupported => "unsupported",
+            Verdict::Crash => "crash",
+            Verdict::Timeout => "timeout",
+            Verdict::ProtocolError => "protocol-error",
+            Verdict::Xfail => "xfail",
+            Verdict::Xpass => "xpass",
+        }
+    }
+
+    /// How the verdict counts in the summary line.
+    pub fn tally(self) -> Tally {
+        match self {
+            Verdict::Pass => Tally::Passed,
+            Verdict::Skipped | Verdict::Unsupported => Tally::Skipped,
+            Verdict::Xfail => Tally::KnownFailure,
+            _ => Tally::Failed,
+        }
+    }
+
+    /// The exit code this verdict alone would give the run.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Verdict::Invalid | Verdict::UnsupportedVersion => exit_code::CANNOT_JUDGE,
+            _ if self.tally() == Tally::Failed => exit_code::FAILURES,
+            _ => exit_code::CONFORMANT,
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One difference as reported.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DifferenceReport {
+    /// JSON pointer into the expected part.
+    pub pointer: String,
+    /// The pointer with indices replaced by `*` (for clustering).
+    pub pattern: String,
+    /// What differs.
+    pub kind: DifferenceKind,
+    /// One line for humans.
+    pub message: String,
+    /// The expected value, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Value>,
+    /// The actual value, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actual: Option<Value>,
+    /// Number of elements, for element differences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+}
+
+impl From<&Difference> for DifferenceReport {
+    fn from(difference: &Difference) -> Self {
+        DifferenceReport {
+            pointer: difference.pointer.clone(),
+            pattern: difference.pointer_pattern(),
+            kind: difference.kind,
+            message: difference.message(),
+            expected: difference.expected.clone(),
+            actual: difference.actual.clone(),
+            count: difference.count,
+        }
+    }
+}
+
+/// The verdict and evidence for one fixture.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseReport {
+    /// `suite/name`.
+    pub id: String,
+    /// Suite name.
+    pub suite: String,
+    /// Fixture name.
+    pub name: String,
+    /// The fixture file.
+    pub path: String,
+    /// The fixture's version, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixture_version: Option<u32>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Time the implementation spent on the case, in milliseconds.
+    pub duration_ms: f64,
+    /// The main message: first difference, error text, reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Problems with the fixture document (verdict `invalid`), one line each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+    /// Differences by pointer (verdict `fail`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<DifferenceReport>,
+    /// Differences found beyond those listed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted_differences: usize,
+    /// Line diff of the canonical expected and actual texts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diff: Vec<DiffHunk>,
+    /// What the implementation wrote to stderr during the case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    /// The case input (kept for cases that did not pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Value>,
+    /// The expected part (kept for cases that did not pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Value>,
+    /// The implementation's output (kept for cases that did not pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actual: Option<Value>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Harness identity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HarnessInfo {
+    /// Always `conform`.
+    pub name: String,
+    /// The harness version.
+    pub version: String,
+}
+
+impl HarnessInfo {
+    /// This build of the harness.
+    pub fn current() -> Self {
+        HarnessInfo { name: "conform".to_owned(), version: env!("CARGO_PKG_VERSION").to_owned() }
+    }
+}
+
+/// Counts of verdicts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// All cases.
+    pub total: usize,
+    /// Cases that passed.
+    pub passed: usize,
+    /// Cases that count as failed (see [`Verdict::tally`]).
+    pub failed: usize,
+    /// Cases skipped by the implementation or unsupported by it.
+    pub skipped: usize,
+    /// Expected failures from a baseline.
+    pub known_failures: usize,
+    /// Count per verdict (only verdicts that occurred).
+    pub by_verdict: BTreeMap<Verdict, usize>,
+}
+
+impl Counts {
+    /// Counts the verdicts of `cases`.
+    pub fn of<'a>(cases: impl IntoIterator<Item = &'a CaseReport>) -> Self {
+        let mut counts = Counts::default();
+        for case in cases {
+            counts.add(case.verdict);
+        }
+        counts
+    }
+
+    fn add(&mut self, verdict: Verdict) {
+        self.total += 1;
+        *self.by_verdict.entry(verdict).or_default() += 1;
+        match verdict.tally() {
+            Tally::Passed => self.passed += 1,
+            Tally::Failed => self.failed += 1,
+            Tally::Skipped => self.skipped += 1,
+            Tally::KnownFailure => self.known_failures += 1,
+        }
+    }
+
+    /// `N passed, N failed` plus `, N skipped` / `, N known failures` when
+    /// there are any: the last line of the terminal report.
+    pub fn summary_line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.skipped > 0 {
+            line.push_str(&format!(", {} skipped", self.skipped));
+        }
+        if self.known_failures > 0 {
+            line.push_str(&format!(", {} known failures", self.known_failures));
+        }
+        line
+    }
+}
+
+/// Counts for one suite.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteCounts {
+    /// Suite name.
+    pub suite: String,
+    /// Its counts.
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+/// Which share of the corpus a sharded run covered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Partition {
+    /// 1-based shard index.
+    pub index: u32,
+    /// Number of shards.
+    pub count: u32,
+}
+
+/// Everything about one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// Always [`REPORT_FORMAT`].
+    pub format: String,
+    /// Always [`REPORT_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The harness that ran.
+    pub harness: HarnessInfo,
+    /// The implementation judged.
+    pub implementation: ImplementationInfo,
+    /// When the run started (RFC 3339, UTC).
+    pub started_at: String,
+    /// Wall time of the run, in milliseconds.
+    pub duration_ms: f64,
+    /// Fixture paths as given.
+    pub paths: Vec<String>,
+    /// The shard, for partitioned runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
+    /// Notes, warnings and errors about the corpus.
+    pub notices: Vec<Notice>,
+    /// Verdict counts over all cases.
+    pub summary: Counts,
+    /// Verdict counts per suite, in suite order.
+    pub suites: Vec<SuiteCounts>,
+    /// One entry per fixture, in discovery order.
+    pub cases: Vec<CaseReport>,
+}
+
+impl RunReport {
+    /// Recomputes `summary` and `suites` from `cases` (after cases changed,
+    /// e.g. when a baseline reclassifies them).
+    pub fn recount(&mut self) {
+        self.summary = Counts::of(&self.cases);
+        let mut suites: Vec<SuiteCounts> = Vec::new();
+        for case in &self.cases {
+            match suites.iter_mut().find(|s| s.suite == case.suite) {
+                Some(entry) => entry.counts.add(case.verdict),
+                None => {
+                    let mut counts = Counts::default();
+                    counts.add(case.verdict);
+                    suites.push(SuiteCounts { suite: case.suite.clone(), counts });
+                }
+            }
+        }
+        let order = |name: &str| crate::suite::all().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
+        suites.sort_by_key(|s| order(&s.suite));
+        self.suites = suites;
+    }
+
+    /// The process exit code for this run: 2 when anything could not be
+    /// judged (invalid fixtures, unsupported versions, corpus errors), else 1
+    /// when anything failed, else 0.
+    pub fn exit_code(&self) -> i32 {
+        let corpus_errors = self.notices.iter().any(|n| n.level == crate::fixture::NoticeLevel::Error);
+        let worst = self.cases.iter().map(|c| c.verdict.exit_code()).max().unwrap_or(exit_code::CONFORMANT);
+        if corpus_errors { exit_code::CANNOT_JUDGE } else { worst }
+    }
+}

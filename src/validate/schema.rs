@@ -1,0 +1,76 @@
+//! Embedded JSON Schemas, compiled once per suite.
+
+use crate::error::FixtureError;
+use crate::json::pointer::locate_nearest;
+use crate::suite::Suite;
+use jsonschema::Validator;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Longest schema message kept in one line; longer ones (which quote large
+/// instance values) are cut.
+const MAX_MESSAGE_CHARS: usize = 200;
+
+/// Compiles a schema text (draft 2020-12).
+pub fn compile_schema(text: &str) -> Result<Validator, String> {
+    let schema: Value = crate::json::parse_value(text).map_err(|err| format!("schema is not JSON: {err}"))?;
+    jsonschema::draft202012::new(&schema).map_err(|err| format!("schema does not compile: {err}"))
+}
+
+fn validator_for(suite: &dyn Suite) -> Result<Arc<Validator>, String> {
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, Arc<Validator>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    // A poisoned lock only means another thread panicked while inserting;
+    // the map itself is still usable.
+    let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(validator) = map.get(suite.name()) {
+        return Ok(Arc::clone(validator));
+    }
+    let validator = Arc::new(compile_schema(suite.schema())?);
+    map.insert(suite.name(), Arc::clone(&validator));
+    Ok(validator)
+}
+
+/// Validates a document against its suite's schema; one error per problem,
+/// each with the JSON pointer and the line and column in `text`.
+pub fn schema_errors(suite: &dyn Suite, document: &Value, text: &str, path: &Path) -> Vec<FixtureError> {
+    let validator = match validator_for(suite) {
+        Ok(validator) => validator,
+        Err(message) => {
+            return vec![FixtureError::Shape {
+                path: path.to_path_buf(),
+                message: format!("the `{}` suite's schema is broken: {message}", suite.name()),
+            }];
+        }
+    };
+    if validator.is_valid(document) {
+        return Vec::new();
+    }
+    let mut errors: Vec<FixtureError> = validator
+        .iter_errors(document)
+        .map(|error| {
+            let pointer = error.instance_path().to_string();
+            let (line, column) = locate_nearest(text, &pointer).unwrap_or((1, 1));
+            FixtureError::Schema {
+                path: path.to_path_buf(),
+                pointer,
+                line,
+                column,
+                message: one_line(&error.to_string()),
+            }
+        })
+        .collect();
+    errors.dedup();
+    errors
+}
+
+fn one_line(message: &str) -> String {
+    let flat: String = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= MAX_MESSAGE_CHARS {
+        return flat;
+    }
+    let cut: String = flat.chars().take(MAX_MESSAGE_CHARS).collect();
+    format!("{cut}…")
+}
