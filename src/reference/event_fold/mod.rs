@@ -91,3 +91,37 @@ fn disagreement(live: &[Value], replay: &[Value]) -> String {
         show(replay)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn rows_whose_stored_order_loses_the_arrival_order_fail_the_case() {
+        // Arrived "a" then "b", but stored with "b" a millisecond earlier:
+        // replay rebuilds "ba", the live path "ab".
+        let input = json!({"events": [
+            {"type": "delta", "data": {"text": "a"}, "ts": "2026-11-29T17:23:45.001Z", "seq": 1},
+            {"type": "delta", "data": {"text": "b"}, "ts": "2026-11-29T17:23:45.000Z", "seq": 2},
+        ]});
+        let err = run(&input, &mut NoTrace).unwrap_err();
+        assert!(err.starts_with("the live and replay paths disagree"), "{err}");
+        // Without a sequence number equal timestamps keep the returned order,
+        // so a shuffled return order also splits the paths.
+        let input = json!({"events": [
+            {"type": "delta", "data": {"text": "a"}, "ts": "2026-11-29T17:23:45.000Z"},
+            {"type": "delta", "data": {"text": "b"}, "ts": "2026-11-29T17:23:45.000Z"},
+        ], "replayOrder": [1, 0]});
+        assert!(run(&input, &mut NoTrace).is_err());
+    }
+
+    #[test]
+    fn replay_order_must_be_a_permutation() {
+        let events = json!([{"type": "done", "data": {}}, {"type": "done", "data": {}}]);
+        for order in [json!([0]), json!([0, 0]), json!([0, 2]), json!("0,1")] {
+            assert!(run(&json!({"events": events, "replayOrder": order}), &mut NoTrace).is_err(), "{order}");
+        }
+        assert!(run(&json!({"events": events, "replayOrder": [1, 0]}), &mut NoTrace).is_ok());
+    }
+}
