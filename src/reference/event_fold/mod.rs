@@ -65,7 +65,8 @@ fn read_permutation(order: &Value, len: usize) -> Result<Vec<usize>, String> {
             .and_then(|i| usize::try_from(i).ok())
             .filter(|&i| i < len)
             .ok_or_else(|| format!("replayOrder entry {entry} is not an event index below {len}"))?;
-        if std::mem::replace(&mut seen[index], true) {
+        let seen_before = seen.get_mut(index).map(|slot| std::mem::replace(slot, true));
+        if seen_before != Some(false) {
             return Err(format!("replayOrder lists event {index} twice"));
         }
         indexes.push(index);
