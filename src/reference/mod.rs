@@ -5,6 +5,7 @@
 pub mod agent_events;
 pub mod catalogs;
 pub mod chat;
+pub mod claude_display;
 pub mod claude_events;
 pub mod codex_app_server_events;
 pub mod codex_exec_events;

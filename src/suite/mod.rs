@@ -11,6 +11,7 @@
 mod agent_events;
 pub mod catalogs;
 pub mod chat;
+pub mod claude_display;
 pub mod claude_events;
 pub mod codex_app_server_events;
 pub mod codex_exec_events;
@@ -178,6 +179,7 @@ pub fn all() -> &'static [&'static dyn Suite] {
         &sse::SseSuite,
         &pagination::PaginationSuite,
         &catalogs::CatalogsSuite,
+        &claude_display::ClaudeDisplay,
         &claude_events::ClaudeEventsSuite,
         &codex_app_server_events::CodexAppServerEventsSuite,
         &codex_exec_events::CodexExecEventsSuite,
