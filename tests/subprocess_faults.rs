@@ -22,7 +22,7 @@ struct FaultRun {
 /// instead: pass `--timeout`/`-j` only through `extra` to change them.
 fn run_fault(scenario: &Scenario, python: &str, fault: &str, extra: &[&str]) -> FaultRun {
     let command = scenario.fault_adapter(python, fault);
-    let out = scenario.out(fault);
+    let out = scenario.out(&fault.replace(|c: char| !c.is_ascii_alphanumeric(), "-"));
     let tree = scenario.tree();
     let mut args = vec![
         "run",
@@ -82,6 +82,11 @@ fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
     let stderr = run.verdicts["case-03"].stderr.as_deref().unwrap_or("");
     assert!(stderr.contains("decoder: fatal error in case-03"), "{stderr}");
     // Every report shows the verdict, the message and the stderr tail.
+    let report = report(&run.out);
+    let schema = conform::validate::compile_schema(conform::report::REPORT_SCHEMA).unwrap();
+    let problems: Vec<String> = schema.iter_errors(&report).map(|e| e.to_string()).collect();
+    assert!(problems.is_empty(), "the JSON report matches its schema: {problems:?}");
+    assert_eq!(report["cases"][2]["verdict"], "crash");
     let junit = std::fs::read_to_string(run.out.join("junit.xml")).unwrap();
     assert!(junit.contains(r#"type="crash""#) && junit.contains("exit status 3"), "{junit}");
     assert!(junit.contains("decoder: fatal error in case-03"), "stderr goes to system-err");
@@ -198,6 +203,26 @@ fn parallel_processes_contain_a_crash_too() {
     let scenario = Scenario::new();
     let run = run_fault(&scenario, python, "crash", &["-j", "3"]);
     only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);
+}
+
+#[test]
+fn skipped_and_unsupported_cases_are_listed_but_do_not_fail_the_run() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "skip", &[]);
+    assert_eq!(run.verdicts["case-03"].verdict, "skipped");
+    assert_eq!(run.verdicts["case-03"].message, "not implemented yet");
+    assert_eq!(run.finished.code, Some(0), "{}", run.finished.stdout);
+    assert!(run.finished.stdout.contains("SKIPPED chat/case-03: not implemented yet"), "{}", run.finished.stdout);
+    assert!(run.finished.stdout.trim_end().ends_with("5 passed, 0 failed, 1 skipped"), "{}", run.finished.stdout);
+
+    let run = run_fault(&scenario, python, "none --declare chat:2,sse:1", &[]);
+    for judged in run.verdicts.values() {
+        assert_eq!(judged.verdict, "unsupported");
+        assert_eq!(judged.message, "the implementation declares fixtureVersions [2] of `chat`, not 1");
+    }
+    assert_eq!(run.finished.code, Some(0));
+    assert!(run.finished.stderr.contains("warning: every case is `unsupported`"), "{}", run.finished.stderr);
 }
 
 #[test]

@@ -6,6 +6,7 @@ use conform::implementation::Implementation;
 use conform::implementation::subprocess::{
     CommandLine, OneShotImplementation, PersistentImplementation, SubprocessOptions, parse_duration, parse_size,
 };
+use conform::report::{RunReport, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -80,12 +81,20 @@ impl External {
         }
     }
 
-    /// Prints what happened outside any case (failed restarts, bad exits).
-    pub fn print_notes(&self) {
+    /// Prints what happened outside any case (failed restarts, bad exits),
+    /// and warns when nothing could be judged at all.
+    pub fn print_notes(&self, report: &RunReport) {
         if let External::Persistent(persistent) = self {
             for note in persistent.notes() {
                 eprintln!("warning: {note}");
             }
+        }
+        let unsupported = report.summary.by_verdict.get(&Verdict::Unsupported).copied().unwrap_or(0);
+        if unsupported > 0 && unsupported == report.summary.total {
+            eprintln!(
+                "warning: every case is `unsupported`: the implementation's hello declares none of the selected suites \
+                 and fixtureVersions, so nothing was judged"
+            );
         }
     }
 }

@@ -16,6 +16,9 @@ where it commits the fault named by --fault:
   stderr-flood  write 10 MiB to stderr, then reply with an error
   long-line     write a 100 MiB line, then the reply
   no-read       send the hello, then never read stdin again
+  skip          reply `skipped`
+
+--declare SUITE:VERSION,... replaces the suites declared in the hello.
 """
 
 import argparse
@@ -28,6 +31,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--fault", default="none")
 parser.add_argument("--on", default="case-03")
 parser.add_argument("--answers", required=True)
+parser.add_argument("--declare", default="chat:1,sse:1,pagination:1,catalogs:1")
 args = parser.parse_args()
 
 with open(args.answers, encoding="utf-8") as f:
@@ -51,7 +55,7 @@ def hello():
         "op": "hello",
         "protocol": 1,
         "implementation": {"name": "fault-" + args.fault, "version": "1", "language": "python"},
-        "suites": {"chat": [1], "sse": [1], "pagination": [1], "catalogs": [1]},
+        "suites": {suite: [int(version)] for suite, version in (item.split(":") for item in args.declare.split(","))},
     })
 
 
@@ -109,5 +113,7 @@ for raw in sys.stdin.buffer:
         out.write(b'"}\n')
         out.flush()
         send(reply)
+    elif fault == "skip":
+        send({"op": "result", "id": ident, "skipped": "not implemented yet"})
     else:
         send(reply)

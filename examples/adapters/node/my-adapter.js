@@ -16,9 +16,10 @@
 const { serve, Skip } = require('./conform-adapter');
 const reference = require('./reference-decoder');
 
-// The suites this adapter implements, with the fixtureVersions of each. Cases of other
-// suites are reported as `unsupported` and never sent.
-const SUITES = { chat: [1], sse: [1], pagination: [1], catalogs: [1] };
+// The suites this adapter implements, with the fixtureVersions of each, e.g.
+// { chat: [1], sse: [1] }. Cases of other suites are reported as `unsupported` and never
+// sent. As shipped: every suite the stand-in reference implements (filled in below).
+let SUITES = {};
 
 /**
  * Maps a case's input part to its output (the suite's expected part). Return a
@@ -32,4 +33,7 @@ async function decode(suite, input, fixtureVersion) {
   return reference.decode(suite, input, fixtureVersion);
 }
 
-serve(decode, { name: 'example-node', version: '1.0.0', language: 'javascript', suites: SUITES });
+reference.suites().then((suites) => {
+  SUITES = suites;
+  serve(decode, { name: 'example-node', version: '1.0.0', language: 'javascript', suites: SUITES });
+});

@@ -14,6 +14,7 @@ const readline = require('node:readline');
 
 let child = null;
 let nextId = 0;
+let declared = {};
 const waiting = new Map();
 
 function conformBinary() {
@@ -23,10 +24,12 @@ function conformBinary() {
     if (folder && fs.existsSync(candidate)) return candidate;
   }
   const repo = path.resolve(__dirname, '..', '..', '..');
-  for (const profile of ['release', 'debug']) {
-    const candidate = path.join(repo, 'target', profile, 'conform');
-    if (fs.existsSync(candidate)) return candidate;
-  }
+  const built = ['release', 'debug']
+    .map((profile) => path.join(repo, 'target', profile, 'conform'))
+    .filter((candidate) => fs.existsSync(candidate))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  // The most recent build, release or debug.
+  if (built.length > 0) return built[0];
   throw new Error('conform binary not found: set CONFORM_BIN or put conform on PATH');
 }
 
@@ -50,7 +53,17 @@ function start() {
     waiting.clear();
     child = null;
   });
-  return ask('hello', { op: 'hello', protocol: 1, harness: { name: 'reference-decoder.js', version: '1' } });
+  return ask('hello', { op: 'hello', protocol: 1, harness: { name: 'reference-decoder.js', version: '1' } }).then(
+    (hello) => {
+      declared = hello.suites;
+    },
+  );
+}
+
+/** The suites the reference implements, with their fixtureVersions. */
+async function suites() {
+  if (child === null) await start();
+  return { ...declared };
 }
 
 function ask(key, message) {
@@ -69,4 +82,4 @@ async function decode(suite, input, fixtureVersion) {
   throw new Error(reply.error || reply.skipped || 'no output');
 }
 
-module.exports = { decode };
+module.exports = { decode, suites };

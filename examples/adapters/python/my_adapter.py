@@ -18,9 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conform_adapter import Skip, serve  # noqa: E402
 import reference_decoder  # noqa: E402
 
-# The suites this adapter implements, with the fixtureVersions of each. Cases of
-# other suites are reported as `unsupported` and never sent.
-SUITES = {"chat": [1], "sse": [1], "pagination": [1], "catalogs": [1]}
+# The suites this adapter implements, with the fixtureVersions of each, e.g.
+# {"chat": [1], "sse": [1]}. Cases of other suites are reported as `unsupported`
+# and never sent. As shipped: every suite the stand-in reference implements.
+SUITES = reference_decoder.suites()
 
 
 def decode(suite, input_value, fixture_version):

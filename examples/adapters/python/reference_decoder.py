@@ -14,6 +14,7 @@ from pathlib import Path
 
 _child = None
 _next_id = 0
+_suites = {}
 
 
 class DecodeError(Exception):
@@ -27,10 +28,11 @@ def _conform_binary():
     if found:
         return found
     repo = Path(__file__).resolve().parents[3]
-    for profile in ("release", "debug"):
-        candidate = repo / "target" / profile / "conform"
-        if candidate.is_file():
-            return str(candidate)
+    built = [repo / "target" / profile / "conform" for profile in ("release", "debug")]
+    built = [path for path in built if path.is_file()]
+    if built:
+        # The most recent build, release or debug.
+        return str(max(built, key=lambda path: path.stat().st_mtime))
     raise RuntimeError("conform binary not found: set CONFORM_BIN or put conform on PATH")
 
 
@@ -44,7 +46,7 @@ def _exchange(message):
 
 
 def _start():
-    global _child
+    global _child, _suites
     # In one-shot mode this process sees CONFORM_SUITE & co.; `conform adapter`
     # must not, or it would take them as its own one-shot case.
     env = {key: value for key, value in os.environ.items() if not key.startswith("CONFORM_")}
@@ -54,6 +56,14 @@ def _start():
     hello = _exchange({"op": "hello", "protocol": 1, "harness": {"name": "reference_decoder.py", "version": "1"}})
     if hello.get("op") != "hello":
         raise RuntimeError(f"conform adapter said {hello!r} instead of hello")
+    _suites = hello["suites"]
+
+
+def suites():
+    """The suites the reference implements, with their fixtureVersions."""
+    if _child is None:
+        _start()
+    return dict(_suites)
 
 
 def decode(suite, input_value, fixture_version):

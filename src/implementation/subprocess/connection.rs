@@ -1,12 +1,13 @@
-//! One running implementation process with its three pipe threads: the
+//! One running implementation process with its pipes: the
 //! transport both modes and `check-adapter` build on. It knows bytes, lines
 //! and exits, not protocol messages.
 
 use super::child::{ChildPipes, ChildProcess, describe_status};
 use super::command::CommandLine;
+use super::duplex::Duplex;
 use super::error::StartError;
 use super::options::SubprocessOptions;
-use super::pipes::{LineReader, Next, SendError, StderrTail, StdinWriter};
+use super::pipes::{Next, SendError, StderrTail};
 use std::process::ExitStatus;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,8 +20,7 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 #[derive(Debug)]
 pub struct Connection {
     process: ChildProcess,
-    stdin: StdinWriter,
-    stdout: LineReader,
+    duplex: Duplex,
     stderr: Arc<StderrTail>,
     options: SubprocessOptions,
 }
@@ -32,10 +32,9 @@ impl Connection {
         let threads_failed =
             |err: std::io::Error| StartError::Spawn { program: command.program().to_owned(), message: err.to_string() };
         // On failure here `process` is dropped, which kills and reaps it.
-        let stdin = StdinWriter::start(stdin).map_err(threads_failed)?;
-        let stdout = LineReader::start(stdout, options.max_output).map_err(threads_failed)?;
+        let duplex = Duplex::new(stdin, stdout, options.max_output).map_err(threads_failed)?;
         let stderr = StderrTail::start(stderr, options.stderr_tail).map_err(threads_failed)?;
-        Ok(Connection { process, stdin, stdout, stderr, options: options.clone() })
+        Ok(Connection { process, duplex, stderr, options: options.clone() })
     }
 
     /// The options it runs under.
@@ -43,20 +42,20 @@ impl Connection {
         &self.options
     }
 
-    /// Queues a message for stdin.
-    pub fn send(&self, message: Vec<u8>) -> Result<(), SendError> {
-        self.stdin.send(message)
+    /// Sends a message on stdin.
+    pub fn send(&mut self, message: Vec<u8>) -> Result<(), SendError> {
+        self.duplex.send(message)
     }
 
     /// Closes stdin after the queued messages.
     pub fn close_stdin(&mut self) {
-        self.stdin.close();
+        self.duplex.close_stdin();
     }
 
     /// The next stdout event before `deadline` (or cancellation).
     pub fn next(&mut self, deadline: Instant) -> Next {
         let options = &self.options;
-        self.stdout.next(deadline, &|| options.cancelled())
+        self.duplex.next(deadline, &|| options.cancelled())
     }
 
     /// A mark in the stderr stream.
@@ -76,7 +75,7 @@ impl Connection {
 
     /// `(accepted, length)` of a message the child has not finished reading.
     pub fn stdin_stalled(&self) -> Option<(u64, u64)> {
-        self.stdin.stalled()
+        self.duplex.stalled()
     }
 
     /// The exit status, if the process has exited.

@@ -13,8 +13,9 @@
 //!
 //! One module per concern: [`command`] (splitting `--impl-cmd`), [`child`]
 //! (process groups, kill, reap), [`pipes`] (the stdin writer, stdout line
-//! reader and stderr collector threads, each bounded), `connection` (one
-//! process with its pipes), [`protocol`] (messages and codec), `session`
+//! reader and stderr collector threads, each bounded), `duplex` (stdin and
+//! stdout driven with `poll(2)` by the thread running the case, the fast path
+//! of persistent mode), `connection` (one process with its pipes), [`protocol`] (messages and codec), `session`
 //! (handshake and one case at a time), `pool` (workers and the restart
 //! budget), [`options`] (limits), and [`check`] (`conform check-adapter`).
 
@@ -22,6 +23,7 @@ pub mod check;
 pub mod child;
 pub mod command;
 mod connection;
+mod duplex;
 mod error;
 mod oneshot;
 pub mod options;

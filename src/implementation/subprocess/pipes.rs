@@ -11,7 +11,7 @@
 //! process cannot hang the harness either.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 const STDIN_QUEUE: usize = 8;
 /// Lines read ahead of the harness (each at most `max_output` bytes).
 const LINE_QUEUE: usize = 2;
-/// Read buffer of the stdout and stderr threads.
-const READ_CHUNK: usize = 64 * 1024;
+/// Read buffer of the stdout and stderr readers.
+pub const READ_CHUNK: usize = 64 * 1024;
 /// Stdin is written in pieces this large so that a child that stops
 /// reading can be told how far it got.
 const WRITE_CHUNK: usize = 16 * 1024;
@@ -190,54 +190,82 @@ impl LineReader {
     }
 }
 
-fn read_lines(stdout: ChildStdout, max_line: usize, sender: &SyncSender<LineEvent>) {
-    let mut reader = BufReader::with_capacity(READ_CHUNK, stdout);
-    let mut line: Vec<u8> = Vec::new();
-    let mut skipping = false;
+fn read_lines(mut stdout: ChildStdout, max_line: usize, sender: &SyncSender<LineEvent>) {
+    let mut splitter = LineSplitter::new(max_line);
+    let mut chunk = vec![0u8; READ_CHUNK];
+    let mut events = VecDeque::new();
     loop {
-        let buffer = match reader.fill_buf() {
-            Ok(buffer) => buffer,
+        let read = match stdout.read(&mut chunk) {
+            Ok(n) => n,
             Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(err) => {
                 let _ = sender.send(LineEvent::Failed(err.to_string()));
                 return;
             }
         };
-        if buffer.is_empty() {
-            if !line.is_empty() && !skipping {
-                // A last line without its newline still counts.
-                let _ = sender.send(LineEvent::Line(std::mem::take(&mut line)));
-            }
-            let _ = sender.send(LineEvent::Closed);
-            return;
+        if read == 0 {
+            splitter.finish(&mut events);
+        } else {
+            splitter.feed(&chunk[..read], &mut events);
         }
-        let (taken, complete) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(end) => (end, true),
-            None => (buffer.len(), false),
-        };
-        let mut event = None;
-        if !skipping {
-            if line.len().saturating_add(taken) > max_line {
-                skipping = true;
-                line = Vec::new();
-                event = Some(LineEvent::TooLong);
-            } else {
-                line.extend_from_slice(&buffer[..taken]);
-                if complete {
-                    event = Some(LineEvent::Line(std::mem::take(&mut line)));
+        while let Some(event) = events.pop_front() {
+            let last = matches!(event, LineEvent::Closed);
+            if sender.send(event).is_err() || last {
+                // Done, or the harness let go of this process.
+                return;
+            }
+        }
+    }
+}
+
+/// Splits a byte stream into lines, bounding each: a line that grows past
+/// `max` bytes is reported once as [`LineEvent::TooLong`] and the rest of it,
+/// up to the next newline, is skipped without being kept.
+#[derive(Debug)]
+pub struct LineSplitter {
+    max: usize,
+    line: Vec<u8>,
+    skipping: bool,
+}
+
+impl LineSplitter {
+    /// A splitter for lines of at most `max` bytes.
+    pub fn new(max: usize) -> Self {
+        LineSplitter { max, line: Vec::new(), skipping: false }
+    }
+
+    /// Consumes `bytes`, appending the events they complete to `out`.
+    pub fn feed(&mut self, mut bytes: &[u8], out: &mut VecDeque<LineEvent>) {
+        while !bytes.is_empty() {
+            let (taken, complete) = match bytes.iter().position(|&b| b == b'\n') {
+                Some(end) => (end, true),
+                None => (bytes.len(), false),
+            };
+            if !self.skipping {
+                if self.line.len().saturating_add(taken) > self.max {
+                    self.skipping = true;
+                    self.line = Vec::new();
+                    out.push_back(LineEvent::TooLong);
+                } else {
+                    self.line.extend_from_slice(&bytes[..taken]);
+                    if complete {
+                        out.push_back(LineEvent::Line(std::mem::take(&mut self.line)));
+                    }
                 }
             }
+            if complete {
+                self.skipping = false;
+            }
+            bytes = &bytes[taken + usize::from(complete)..];
         }
-        reader.consume(taken + usize::from(complete));
-        if complete {
-            skipping = false;
+    }
+
+    /// The end of the stream: a last line without its newline still counts.
+    pub fn finish(&mut self, out: &mut VecDeque<LineEvent>) {
+        if !self.line.is_empty() && !self.skipping {
+            out.push_back(LineEvent::Line(std::mem::take(&mut self.line)));
         }
-        if let Some(event) = event
-            && sender.send(event).is_err()
-        {
-            // The harness let go of this process.
-            return;
-        }
+        out.push_back(LineEvent::Closed);
     }
 }
 
@@ -364,6 +392,24 @@ mod tests {
             Next::Event(event) => event,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_splitter_joins_chunks_and_skips_over_long_lines() {
+        let mut splitter = LineSplitter::new(5);
+        let mut out = VecDeque::new();
+        for chunk in [&b"ab"[..], b"c\nde", b"f\n123456", b"789\nok\n", b"tail"] {
+            splitter.feed(chunk, &mut out);
+        }
+        splitter.finish(&mut out);
+        let events: Vec<String> = out
+            .into_iter()
+            .map(|event| match event {
+                LineEvent::Line(line) => String::from_utf8(line).unwrap(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(events, ["abc", "def", "TooLong", "ok", "tail", "Closed"]);
     }
 
     #[test]
