@@ -107,6 +107,14 @@ fn a_case_that_hangs_times_out_and_the_process_is_replaced() {
 }
 
 #[test]
+fn a_reply_without_its_newline_times_out_with_a_hint() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "no-newline", &[]);
+    only_case_faulted(&run, "case-03", "timeout", &["without a final newline", "end each message with \\n and flush"]);
+}
+
+#[test]
 fn garbage_on_stdout_is_a_protocol_error_of_the_case_in_flight() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();

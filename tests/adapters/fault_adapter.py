@@ -17,6 +17,7 @@ where it commits the fault named by --fault:
   long-line     write a 100 MiB line, then the reply
   no-read       send the hello, then never read stdin again
   skip          reply `skipped`
+  no-newline    write the reply without its newline, then wait
 
 --declare SUITE:VERSION,... replaces the suites declared in the hello.
 """
@@ -113,6 +114,10 @@ for raw in sys.stdin.buffer:
         out.write(b'"}\n')
         out.flush()
         send(reply)
+    elif fault == "no-newline":
+        out.write(json.dumps(reply).encode("utf-8"))
+        out.flush()
+        time.sleep(3600)
     elif fault == "skip":
         send({"op": "result", "id": ident, "skipped": "not implemented yet"})
     else:

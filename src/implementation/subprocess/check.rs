@@ -321,16 +321,14 @@ impl Checker<'_> {
                     return Ok(None);
                 }
                 Next::TimedOut => {
-                    let unread = connection.stdin_stalled().is_some();
+                    let hint = connection.silence_hint();
                     connection.kill();
                     let mut details = vec![
                         "after reading {\"op\":\"hello\",…} from stdin it must write one line such as".to_owned(),
                         r#"  {"op":"hello","protocol":1,"implementation":{"name":"my-decoder","version":"1.0","language":"kotlin"},"suites":{"chat":[1]}}"#.to_owned(),
                         "and flush stdout (buffered stdout is the usual cause: flush after every line)".to_owned(),
                     ];
-                    if unread {
-                        details.push("it did not even read the harness's hello from its stdin".to_owned());
-                    }
+                    details.extend(hint);
                     details.push(format!(
                         "if it is only slow to start, raise --hello-timeout (now {})",
                         describe_duration(self.options.hello_timeout())
@@ -542,20 +540,15 @@ impl Checker<'_> {
                     break Health::Dead;
                 }
                 Next::TimedOut => {
-                    let stalled = live.connection.stdin_stalled();
+                    let hint = live.connection.silence_hint();
                     live.connection.kill();
                     let mut details = vec![format!(
                         "a run gives this case `timeout` and restarts the implementation; raise --timeout (now {}) if it is only slow",
                         describe_duration(self.options.timeout)
                     )];
-                    if let Some((accepted, of)) = stalled {
-                        details.push(format!(
-                            "it had read only {} of the {} run request from stdin: it must read stdin while it works",
-                            describe_size(accepted),
-                            describe_size(of)
-                        ));
-                    } else {
-                        details.push("remember to flush stdout after each result".to_owned());
+                    match hint {
+                        Some(hint) => details.push(hint),
+                        None => details.push("remember to flush stdout after each result".to_owned()),
                     }
                     self.report.add(
                         Level::Problem,

@@ -6,7 +6,7 @@ use super::child::{ChildPipes, ChildProcess, describe_status};
 use super::command::CommandLine;
 use super::duplex::Duplex;
 use super::error::StartError;
-use super::options::SubprocessOptions;
+use super::options::{SubprocessOptions, describe_size};
 use super::pipes::{Next, SendError, StderrTail};
 use std::process::ExitStatus;
 use std::sync::Arc;
@@ -76,6 +76,30 @@ impl Connection {
     /// `(accepted, length)` of a message the child has not finished reading.
     pub fn stdin_stalled(&self) -> Option<(u64, u64)> {
         self.duplex.stalled()
+    }
+
+    /// Bytes of a stdout line received without its newline (yet).
+    pub fn partial_line(&self) -> usize {
+        self.duplex.partial_line()
+    }
+
+    /// Why a reply may not have arrived, for timeout messages: an unread
+    /// request or an unterminated line.
+    pub fn silence_hint(&self) -> Option<String> {
+        if let Some((accepted, of)) = self.stdin_stalled() {
+            return Some(format!(
+                "it had read only {} of the {} request from its stdin (it must read stdin while it works)",
+                describe_size(accepted),
+                describe_size(of)
+            ));
+        }
+        match self.partial_line() {
+            0 => None,
+            bytes => Some(format!(
+                "it wrote {} on stdout without a final newline: end each message with \\n and flush",
+                describe_size(bytes as u64)
+            )),
+        }
     }
 
     /// The exit status, if the process has exited.

@@ -124,6 +124,11 @@ mod unix {
             stall(self.accepted_total, self.last_start, self.last_len, self.queued_total)
         }
 
+        /// Bytes of a stdout line received without its newline (yet).
+        pub fn partial_line(&self) -> usize {
+            self.splitter.partial()
+        }
+
         fn flush(&mut self) {
             if let Some(stdin) = self.stdin.as_mut() {
                 while self.written < self.pending.len() {
@@ -262,6 +267,11 @@ mod threaded {
         /// `(accepted, length)` of a message not fully taken.
         pub fn stalled(&self) -> Option<(u64, u64)> {
             self.stdin.stalled()
+        }
+
+        /// Not tracked by the pipe threads.
+        pub fn partial_line(&self) -> usize {
+            0
         }
 
         /// The next stdout event.

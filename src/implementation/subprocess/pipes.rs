@@ -260,6 +260,11 @@ impl LineSplitter {
         }
     }
 
+    /// Bytes of a line received so far without its newline.
+    pub fn partial(&self) -> usize {
+        self.line.len()
+    }
+
     /// The end of the stream: a last line without its newline still counts.
     pub fn finish(&mut self, out: &mut VecDeque<LineEvent>) {
         if !self.line.is_empty() && !self.skipping {

@@ -105,13 +105,10 @@ impl Session {
                     }));
                 }
                 Next::TimedOut => {
-                    let read_hello = connection.stdin_stalled().is_none();
+                    let detail = connection.silence_hint().unwrap_or_else(|| {
+                        "it must answer the harness's hello with its own as its first stdout line".to_owned()
+                    });
                     connection.kill();
-                    let detail = if read_hello {
-                        "it must answer the harness's hello with its own as its first stdout line"
-                    } else {
-                        "it did not even read the harness's hello from its stdin"
-                    };
                     return Err(failed(
                         &connection,
                         Outcome::ProtocolError(format!(
@@ -216,17 +213,8 @@ impl Session {
                     return (self.crash("while the case was in flight"), Health::Dead);
                 }
                 Next::TimedOut => {
-                    let stalled = self.connection.stdin_stalled();
+                    let detail = self.connection.silence_hint().map(|hint| format!("; {hint}")).unwrap_or_default();
                     self.connection.kill();
-                    let detail = match stalled {
-                        Some((accepted, of)) => format!(
-                            "; it had read only {} of the {} run request from its stdin (it must read stdin \
-                             while it works)",
-                            describe_size(accepted),
-                            describe_size(of)
-                        ),
-                        None => String::new(),
-                    };
                     let message = format!(
                         "no reply within {}; the process was killed{detail}",
                         describe_duration(options.timeout)
