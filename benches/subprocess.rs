@@ -2,9 +2,15 @@
 //! the HAPI corpus (or the project's fixtures when `../shared` is absent):
 //!
 //! * `reference-in-process`: the reference called directly (the baseline);
-//! * `conform-adapter-persistent`: the same reference behind the protocol, in
-//!   a child process (`conform adapter`); the difference to the baseline is
-//!   the harness overhead per case (encode, pipes, threads, decode);
+//! * `conform-adapter-in-process`: the adapter's own work per case, with no
+//!   process: `conform adapter`'s handling of a run line (decode the request,
+//!   run the reference, encode the result) called directly;
+//! * `conform-adapter-persistent`: the same adapter in a child process over
+//!   the protocol; the difference to `conform-adapter-in-process` is the
+//!   harness overhead per case (encode the request, pipes, wake-ups, decode
+//!   the result);
+//! * `round-trip-empty-case/*`: an empty chat case both ways, so that the
+//!   difference is almost only the transport (pipes, wake-ups, framing);
 //! * `python-persistent` / `python-one-shot`: the example Python adapter
 //!   (examples/adapters/python/my_adapter.py) in both modes.
 //!
@@ -13,6 +19,8 @@
 //! printed first. Run with `cargo bench --bench subprocess`.
 
 use conform::fixture::{SuiteFilter, load_corpus};
+use conform::implementation::serve::{Step, respond};
+use conform::implementation::subprocess::protocol::encode_run;
 use conform::implementation::subprocess::{
     CommandLine, OneShotImplementation, PersistentImplementation, SubprocessOptions,
 };
@@ -83,6 +91,27 @@ fn bench_cycle(c: &mut Criterion, name: &str, implementation: &dyn Implementatio
     });
 }
 
+/// The run lines of the corpus, as the harness would send them.
+fn run_lines(cases: &[Case]) -> Vec<String> {
+    cases.iter().enumerate().map(|(id, case)| encode_run(id as u64, &case.request())).collect()
+}
+
+fn serve_in_process(line: &str) -> Step {
+    respond(line.trim_end().as_bytes()).unwrap_or(Step::Bye)
+}
+
+/// Mean time per case of the adapter's own work, in-process.
+fn per_case_in_process_adapter(lines: &[String]) -> Duration {
+    for line in lines.iter().take(8) {
+        black_box(serve_in_process(line));
+    }
+    let started = Instant::now();
+    for line in lines {
+        black_box(serve_in_process(line));
+    }
+    started.elapsed() / u32::try_from(lines.len()).unwrap_or(u32::MAX)
+}
+
 fn micros(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1e6
 }
@@ -110,11 +139,17 @@ fn subprocess(c: &mut Criterion) {
     });
 
     println!("subprocess bench: {} cases from {}", cases.len(), tree.display());
+    let lines = run_lines(&cases);
     let reference = per_case(&ReferenceImplementation, &cases);
+    let own_work = per_case_in_process_adapter(&lines);
     let served = per_case(&adapter, &cases);
     println!("  reference in-process          {:>10.1} µs/case", micros(reference));
+    println!("  conform adapter in-process    {:>10.1} µs/case (the adapter's own work)", micros(own_work));
     println!("  conform adapter, persistent   {:>10.1} µs/case", micros(served));
-    println!("  harness overhead (difference) {:>10.1} µs/case", micros(served.saturating_sub(reference)));
+    println!(
+        "  harness overhead              {:>10.1} µs/case (persistent − in-process adapter)",
+        micros(served.saturating_sub(own_work))
+    );
     if let Some((persistent, one_shot)) = &python {
         let persistent_time = per_case(persistent, &cases);
         let one_shot_time = per_case(one_shot, &cases);
@@ -129,7 +164,21 @@ fn subprocess(c: &mut Criterion) {
     }
 
     bench_cycle(c, "reference-in-process", &ReferenceImplementation, &cases);
+    let mut next = 0usize;
+    c.bench_function("conform-adapter-in-process", |b| {
+        b.iter(|| {
+            let line = &lines[next % lines.len()];
+            next += 1;
+            black_box(serve_in_process(line))
+        })
+    });
     bench_cycle(c, "conform-adapter-persistent", &adapter, &cases);
+    // The transport floor: the smallest case (an empty chat), so nearly all of
+    // the time is the round trip itself.
+    let empty =
+        [Case { suite: "chat", name: "empty".to_owned(), version: 1, input: serde_json::json!({"messages": []}) }];
+    bench_cycle(c, "round-trip-empty-case/in-process", &ReferenceImplementation, &empty);
+    bench_cycle(c, "round-trip-empty-case/conform-adapter", &adapter, &empty);
     if let Some((persistent, one_shot)) = &python {
         bench_cycle(c, "python-persistent", persistent, &cases);
         let mut group = c.benchmark_group("slow");

@@ -41,7 +41,8 @@ fn one_shot(suite: &str) -> Result<(), ServeError> {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input)?;
     let output = serve::one_shot(suite, &fixture, &version, &input)?;
-    let mut text = conform::json::write_value(&output, conform::json::Style::STRINGIFY_COMPACT);
+    let mut text = String::new();
+    conform::implementation::subprocess::wire::write(&output, &mut text);
     text.push('\n');
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;

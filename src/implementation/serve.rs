@@ -73,6 +73,33 @@ pub fn answer(suite: &str, fixture: &str, fixture_version: u64, input: &Value) -
     }
 }
 
+/// What to do with one line from the harness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Write this line (with its newline) to stdout.
+    Reply(String),
+    /// Nothing to write; the reason is worth a line on stderr.
+    Ignored(String),
+    /// The harness said bye: stop.
+    Bye,
+}
+
+/// Answers one line from the harness (without its newline): the adapter's
+/// whole work per message, with no I/O.
+pub fn respond(line: &[u8]) -> Result<Step, ServeError> {
+    match protocol::decode_request(line) {
+        // Answered whatever version the harness speaks: the hello says which
+        // one this adapter speaks, and the harness decides what a mismatch means.
+        Ok(Request::Hello { .. }) => Ok(Step::Reply(encode_hello_reply(&hello()))),
+        Ok(Request::Run { id, suite, fixture, fixture_version, input }) => {
+            let body = answer(&suite, &fixture, fixture_version, &input)?;
+            Ok(Step::Reply(encode_result(id, &body)))
+        }
+        Ok(Request::Bye) => Ok(Step::Bye),
+        Err(violation) => Ok(Step::Ignored(violation.to_string())),
+    }
+}
+
 /// Serves protocol v1 on `input`/`output` until `bye` or end of input.
 /// Lines that are not harness messages are reported on `log` and skipped.
 pub fn serve(input: &mut dyn BufRead, output: &mut dyn Write, log: &mut dyn Write) -> Result<(), ServeError> {
@@ -88,24 +115,17 @@ pub fn serve(input: &mut dyn BufRead, output: &mut dyn Write, log: &mut dyn Writ
         if text.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match protocol::decode_request(text) {
-            Ok(Request::Hello { protocol, .. }) => {
-                if protocol != PROTOCOL_VERSION {
-                    writeln!(log, "conform adapter: the harness speaks protocol {protocol}; this adapter speaks 1")?;
-                }
-                output.write_all(encode_hello_reply(&hello()).as_bytes())?;
+        match respond(text)? {
+            Step::Reply(reply) => {
+                output.write_all(reply.as_bytes())?;
+                output.flush()?;
             }
-            Ok(Request::Run { id, suite, fixture, fixture_version, input }) => {
-                let body = answer(&suite, &fixture, fixture_version, &input)?;
-                output.write_all(encode_result(id, &body).as_bytes())?;
-            }
-            Ok(Request::Bye) => {
+            Step::Ignored(why) => writeln!(log, "conform adapter: input line {number} skipped: {why}")?,
+            Step::Bye => {
                 output.flush()?;
                 return Ok(());
             }
-            Err(violation) => writeln!(log, "conform adapter: input line {number} skipped: {violation}")?,
         }
-        output.flush()?;
     }
 }
 

@@ -16,7 +16,7 @@
 //! reader and stderr collector threads, each bounded), `duplex` (stdin and
 //! stdout driven with `poll(2)` by the thread running the case, the fast path
 //! of persistent mode), `connection` (one process with its pipes), [`protocol`] (messages and codec), `session`
-//! (handshake and one case at a time), `pool` (workers and the restart
+//! (handshake and one case at a time), [`wire`] (fast JSON for the pipes), `pool` (workers and the restart
 //! budget), [`options`] (limits), and [`check`] (`conform check-adapter`).
 
 pub mod check;
@@ -33,6 +33,7 @@ mod pool;
 pub mod protocol;
 pub mod schemas;
 mod session;
+pub mod wire;
 
 pub use child::kill_all_children;
 pub use command::CommandLine;

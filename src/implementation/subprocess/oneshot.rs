@@ -16,7 +16,7 @@ use super::pipes::{StderrTail, StdinWriter, last_line};
 use super::protocol::excerpt;
 use super::session::interrupted;
 use crate::implementation::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
-use crate::json::{self, Style};
+use crate::json;
 use std::io::Read;
 use std::process::ExitStatus;
 use std::sync::mpsc::{Receiver, sync_channel};
@@ -64,7 +64,8 @@ impl OneShotImplementation {
         let mut writer = StdinWriter::start(stdin).map_err(threads_failed)?;
         let stderr = StderrTail::start(stderr, self.options.stderr_tail).map_err(threads_failed)?;
         let output = collect(stdout, self.options.max_output).map_err(threads_failed)?;
-        let mut input = json::write_value(request.input, Style::STRINGIFY_COMPACT);
+        let mut input = String::new();
+        super::wire::write(request.input, &mut input);
         input.push('\n');
         // A child that exits without reading its stdin is not an error.
         let _ = writer.send(input.into_bytes());

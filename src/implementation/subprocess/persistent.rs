@@ -93,7 +93,7 @@ impl Implementation for PersistentImplementation {
         if let Some(broken) = self.pool.broken() {
             return broken;
         }
-        if let Some(outcome) = self.pool.hello().and_then(|hello| Self::unsupported(&hello, request)) {
+        if let Some(outcome) = self.pool.with_hello(|hello| Self::unsupported(hello, request)) {
             return outcome.into();
         }
         let mut session = match self.pool.checkout() {

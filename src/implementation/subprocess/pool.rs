@@ -70,6 +70,11 @@ impl Pool {
         self.lock().hello.clone()
     }
 
+    /// Applies `check` to the first successful hello, without copying it.
+    pub fn with_hello<T>(&self, check: impl FnOnce(&HelloReply) -> Option<T>) -> Option<T> {
+        self.lock().hello.as_ref().and_then(check)
+    }
+
     /// Why no case can run, when the first handshake failed.
     pub fn broken(&self) -> Option<CaseRun> {
         self.lock().broken.clone()

@@ -15,6 +15,7 @@
 //! `schemas/protocol/*.schema.json` say, so that each violation gets a
 //! message in plain words; a test keeps the two in agreement.
 
+use super::wire;
 use crate::implementation::CaseRequest;
 use crate::json::{self, Style};
 use serde_json::{Map, Value};
@@ -211,8 +212,7 @@ pub fn encode_hello_request(harness_version: &str) -> String {
 
 /// Encodes one run request (with its trailing newline).
 pub fn encode_run(id: u64, request: &CaseRequest<'_>) -> String {
-    let input = json::write_value(request.input, Style::STRINGIFY_COMPACT);
-    let mut line = String::with_capacity(input.len() + 96 + request.fixture.len());
+    let mut line = String::with_capacity(1024);
     line.push_str(r#"{"op":"run","id":"#);
     line.push_str(&id.to_string());
     line.push_str(r#","suite":"#);
@@ -222,7 +222,7 @@ pub fn encode_run(id: u64, request: &CaseRequest<'_>) -> String {
     line.push_str(r#","fixtureVersion":"#);
     line.push_str(&request.fixture_version.to_string());
     line.push_str(r#","input":"#);
-    line.push_str(&input);
+    wire::write(request.input, &mut line);
     line.push_str("}\n");
     line
 }
@@ -259,7 +259,7 @@ pub fn encode_result(id: u64, body: &ReplyBody) -> String {
     match body {
         ReplyBody::Output(output) => {
             line.push_str(r#""output":"#);
-            line.push_str(&json::write_value(output, Style::STRINGIFY_COMPACT));
+            wire::write(output, &mut line);
         }
         ReplyBody::Error(message) => {
             line.push_str(r#""error":"#);
@@ -277,18 +277,20 @@ pub fn encode_result(id: u64, body: &ReplyBody) -> String {
 /// Decodes one line from an implementation (without its newline; a
 /// trailing carriage return is tolerated).
 pub fn decode_reply(line: &[u8]) -> Result<Reply, Violation> {
-    let (object, excerpt) = object_of(line)?;
-    match op_of(&object, &excerpt)? {
+    let (object, text) = object_of(line)?;
+    let op = op_of(&object, text)?.to_owned();
+    match op.as_str() {
         "hello" => decode_hello_reply(&object).map(Reply::Hello),
-        "result" => decode_result(&object),
+        "result" => decode_result(object),
         other => Err(Violation::UnknownOp { op: other.to_owned(), expected: "\"hello\" or \"result\"" }),
     }
 }
 
 /// Decodes one line from the harness (for implementations written in Rust).
 pub fn decode_request(line: &[u8]) -> Result<Request, Violation> {
-    let (object, excerpt) = object_of(line)?;
-    match op_of(&object, &excerpt)? {
+    let (mut object, text) = object_of(line)?;
+    let op = op_of(&object, text)?.to_owned();
+    match op.as_str() {
         "hello" => {
             closed(&object, "hello", &["op", "protocol", "harness"], "op, protocol, harness")?;
             let protocol = whole_number(&object, "hello", "protocol")?;
@@ -315,7 +317,7 @@ pub fn decode_request(line: &[u8]) -> Result<Request, Violation> {
                 suite: string_in(&object, "run", "suite", "suite")?,
                 fixture: string_in(&object, "run", "fixture", "fixture")?,
                 fixture_version: whole_number(&object, "run", "fixtureVersion")?,
-                input: member(&object, "run", "input")?.clone(),
+                input: object.remove("input").ok_or(Violation::Missing { op: "run", member: "input" })?,
             })
         }
         "bye" => {
@@ -359,33 +361,41 @@ fn decode_hello_reply(object: &Map<String, Value>) -> Result<HelloReply, Violati
     Ok(HelloReply { protocol, implementation: identity, suites: declared })
 }
 
-fn decode_result(object: &Map<String, Value>) -> Result<Reply, Violation> {
-    closed(object, "result", &["op", "id", "output", "error", "skipped"], "op, id, and one of output, error, skipped")?;
-    let id = whole_number(object, "result", "id")?;
+fn decode_result(mut object: Map<String, Value>) -> Result<Reply, Violation> {
+    closed(
+        &object,
+        "result",
+        &["op", "id", "output", "error", "skipped"],
+        "op, id, and one of output, error, skipped",
+    )?;
+    let id = whole_number(&object, "result", "id")?;
     let found: Vec<&'static str> =
         ["output", "error", "skipped"].into_iter().filter(|key| object.contains_key(*key)).collect();
     let body = match found.as_slice() {
-        ["output"] => ReplyBody::Output(object.get("output").cloned().unwrap_or(Value::Null)),
-        ["error"] => ReplyBody::Error(string_in(object, "result", "error", "error")?),
-        ["skipped"] => ReplyBody::Skipped(string_in(object, "result", "skipped", "skipped")?),
+        // Taken, not cloned: outputs can be large.
+        ["output"] => ReplyBody::Output(object.remove("output").unwrap_or(Value::Null)),
+        ["error"] => ReplyBody::Error(string_in(&object, "result", "error", "error")?),
+        ["skipped"] => ReplyBody::Skipped(string_in(&object, "result", "skipped", "skipped")?),
         _ => return Err(Violation::ResultShape { id, found }),
     };
     Ok(Reply::Result { id, body })
 }
 
-fn object_of(line: &[u8]) -> Result<(Map<String, Value>, String), Violation> {
+/// The line's JSON object, and its text for error messages.
+fn object_of(line: &[u8]) -> Result<(Map<String, Value>, &str), Violation> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let text = std::str::from_utf8(line).map_err(|err| Violation::NotUtf8 { offset: err.valid_up_to() })?;
-    let excerpt = excerpt(text);
-    match json::parse_value(text) {
-        Ok(Value::Object(object)) => Ok((object, excerpt)),
-        Ok(other) => Err(Violation::NotObject { found: type_name(&other), excerpt }),
-        Err(err) => Err(Violation::NotJson { message: err.message.clone(), column: err.column, excerpt }),
+    match wire::parse(text) {
+        Ok(Value::Object(object)) => Ok((object, text)),
+        Ok(other) => Err(Violation::NotObject { found: type_name(&other), excerpt: excerpt(text) }),
+        Err(err) => {
+            Err(Violation::NotJson { message: err.message.clone(), column: err.column, excerpt: excerpt(text) })
+        }
     }
 }
 
-fn op_of<'a>(object: &'a Map<String, Value>, excerpt: &str) -> Result<&'a str, Violation> {
-    object.get("op").and_then(Value::as_str).ok_or_else(|| Violation::MissingOp { excerpt: excerpt.to_owned() })
+fn op_of<'a>(object: &'a Map<String, Value>, text: &str) -> Result<&'a str, Violation> {
+    object.get("op").and_then(Value::as_str).ok_or_else(|| Violation::MissingOp { excerpt: excerpt(text) })
 }
 
 fn closed(
@@ -447,12 +457,12 @@ pub fn type_name(value: &Value) -> &'static str {
 
 /// The start of a line, for messages.
 pub fn excerpt(text: &str) -> String {
-    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    if flat.chars().count() <= EXCERPT_CHARS {
-        flat
-    } else {
-        format!("{}…", flat.chars().take(EXCERPT_CHARS).collect::<String>())
+    let mut flat: String = text.chars().take(EXCERPT_CHARS + 1).map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if flat.chars().count() > EXCERPT_CHARS {
+        flat = flat.chars().take(EXCERPT_CHARS).collect();
+        flat.push('…');
     }
+    flat
 }
 
 #[cfg(test)]

@@ -1,0 +1,104 @@
+//! JSON on the wire, fast: the values that cross the protocol are written and
+//! read with serde_json's own (much faster) writer and parser whenever that
+//! gives exactly what the crate's JavaScript-exact [`crate::json`] module
+//! would, and with that module otherwise.
+//!
+//! The only values where the two differ are strings holding lone surrogates
+//! (or a literal U+10FFFD, the character [`crate::json::MARK`] the JSON
+//! module uses to store them) and documents nested deeper than serde_json's
+//! recursion limit; those take the careful path. Key order and number
+//! spelling may differ from `JSON.stringify` on the fast path, which does
+//! not matter on the wire: the receiver parses the value and outputs are
+//! compared canonically.
+
+use crate::json::{self, JsonError, Style};
+use serde::Serialize;
+use serde_json::Value;
+
+/// UTF-8 of [`crate::json::MARK`] (U+10FFFD).
+const MARK_BYTES: [u8; 4] = [0xF4, 0x8F, 0xBF, 0xBD];
+
+fn contains_mark(bytes: &[u8]) -> bool {
+    bytes.windows(4).any(|window| window == MARK_BYTES)
+}
+
+/// Appends `value` as compact JSON to `out`.
+pub fn write(value: &Value, out: &mut String) {
+    let mut bytes = Vec::with_capacity(256);
+    let mut serializer = serde_json::Serializer::new(&mut bytes);
+    // serde_stacker grows the stack for deep values, as the JSON module does.
+    let written = value.serialize(serde_stacker::Serializer::new(&mut serializer));
+    match (written, String::from_utf8(bytes)) {
+        (Ok(()), Ok(text)) if !contains_mark(text.as_bytes()) => out.push_str(&text),
+        _ => out.push_str(&json::write_value(value, Style::STRINGIFY_COMPACT)),
+    }
+}
+
+/// Parses one JSON value, exactly as [`crate::json::parse_value`] does
+/// (same value, same errors).
+pub fn parse(text: &str) -> Result<Value, JsonError> {
+    let bytes = text.as_bytes();
+    let escapes_surrogates = bytes.windows(3).any(|w| w[0] == b'\\' && w[1] == b'u' && matches!(w[2], b'd' | b'D'));
+    if !escapes_surrogates
+        && !contains_mark(bytes)
+        && let Ok(value) = serde_json::from_str::<Value>(text)
+    {
+        return Ok(value);
+    }
+    json::parse_value(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(value: &Value) -> String {
+        let mut out = String::new();
+        write(value, &mut out);
+        out
+    }
+
+    #[test]
+    fn values_survive_the_wire_exactly() {
+        let texts = [
+            r#"{"a":[1,2.5,-0,1e21,1e-7,12345678901234567890,-9007199254740993],"b":null,"c":true}"#,
+            r#"{"s":"tab\tquote\"back\\slash/ \u2028 é 😀 \u0001"}"#,
+            r#"{"lone":"\ud800x\udc00","pair":"\ud83d\ude00","mark":"\udbff\udffd","raw":"􏿽"}"#,
+            r#"{"10":1,"2":2,"b":3,"a":4}"#,
+        ];
+        for text in texts {
+            let careful = json::parse_value(text).unwrap();
+            let fast = parse(text).unwrap();
+            assert_eq!(fast, careful, "{text}");
+            let line = written(&careful);
+            assert!(!line.contains('\n'));
+            assert_eq!(json::parse_value(&line).unwrap(), careful, "{line}");
+            assert_eq!(parse(&line).unwrap(), careful, "{line}");
+        }
+        let lone = json::parse_value(r#""\ud800""#).unwrap();
+        assert_eq!(written(&lone), r#""\ud800""#, "lone surrogates go out as escapes");
+    }
+
+    #[test]
+    fn deep_values_take_the_careful_path() {
+        for depth in [200usize, 20_000] {
+            let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let run = move || {
+                let fast = parse(&text);
+                let careful = json::parse_value(&text);
+                assert_eq!(fast, careful);
+                if let Ok(value) = fast {
+                    assert_eq!(written(&value), text);
+                }
+            };
+            std::thread::Builder::new().stack_size(64 << 20).spawn(run).unwrap().join().unwrap();
+        }
+    }
+
+    #[test]
+    fn errors_are_those_of_the_json_module() {
+        for text in ["", "{", "[1,]", "{} x", "nul"] {
+            assert_eq!(parse(text), json::parse_value(text), "{text:?}");
+        }
+    }
+}
