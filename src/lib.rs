@@ -26,6 +26,7 @@ pub mod fixture;
 pub mod fmt;
 pub mod implementation;
 pub mod json;
+pub mod redact;
 pub mod reference;
 pub mod report;
 pub mod run;

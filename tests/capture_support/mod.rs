@@ -1,0 +1,3 @@
+//! Helpers shared by the capture and redaction tests.
+
+pub mod planted;
