@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod capture;
 pub mod compare;
 pub mod error;
 pub mod files;
@@ -28,7 +29,9 @@ pub mod implementation;
 pub mod json;
 pub mod redact;
 pub mod reference;
+pub mod regen;
 pub mod report;
+pub mod review;
 pub mod run;
 pub mod suite;
 pub mod validate;

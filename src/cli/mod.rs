@@ -2,9 +2,12 @@
 //! outcomes to exit codes. This is the only place that knows about clap and
 //! anyhow; the library sees validated values only.
 
+mod capture;
 mod decode;
 mod fmt;
 mod list;
+mod regen;
+mod review;
 mod run;
 mod validate;
 
@@ -35,6 +38,12 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Print the reference's expected output for wire input.
     Decode(decode::DecodeArgs),
+    /// Turn live captures into fixtures (redacted, written for review).
+    Capture(capture::CaptureArgs),
+    /// List, accept or reject pending `*.json.new` fixtures.
+    Review(review::ReviewArgs),
+    /// Recompute expected parts with the reference; `--check` is the drift gate.
+    Regen(regen::RegenArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -71,6 +80,9 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Validate(args) => validate::execute(args),
         Command::Fmt(args) => fmt::execute(args),
         Command::Decode(args) => decode::execute(args),
+        Command::Capture(args) => capture::execute(args),
+        Command::Review(args) => review::execute(args),
+        Command::Regen(args) => regen::execute(args),
     }
 }
 
