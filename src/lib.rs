@@ -28,6 +28,7 @@ pub mod fmt;
 pub mod implementation;
 pub mod json;
 pub mod redact;
+pub mod reduce;
 pub mod reference;
 pub mod regen;
 pub mod report;

@@ -6,6 +6,7 @@ mod capture;
 mod decode;
 mod fmt;
 mod list;
+mod reduce;
 mod regen;
 mod review;
 mod run;
@@ -44,6 +45,8 @@ enum Command {
     Review(review::ReviewArgs),
     /// Recompute expected parts with the reference; `--check` is the drift gate.
     Regen(regen::RegenArgs),
+    /// Shrink a failing fixture to the smallest input that still fails the same way.
+    Reduce(reduce::ReduceArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -83,6 +86,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Capture(args) => capture::execute(args),
         Command::Review(args) => review::execute(args),
         Command::Regen(args) => regen::execute(args),
+        Command::Reduce(args) => reduce::execute(args),
     }
 }
 
