@@ -4,6 +4,8 @@
 
 use std::collections::BTreeSet;
 
+pub mod chat;
+
 /// Records which named decode rules a reference run exercised.
 ///
 /// Rule ids are stable dotted names such as `user.attachments.invalid-skipped`

@@ -23,24 +23,30 @@ pub struct PrettyOptions {
 /// Writes the terminal report.
 pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &PrettyOptions) -> io::Result<()> {
     let p = options.palette;
+    // Case blocks end with a blank line; one-line entries need one after them.
+    let mut needs_blank_line = false;
     for case in &report.cases {
         match case.verdict.tally() {
-            Tally::Passed | Tally::Skipped if !options.verbose => {
-                if case.verdict.tally() == Tally::Skipped {
-                    writeln!(
-                        out,
-                        "{} {}: {}",
-                        p.warn(&label(case.verdict)),
-                        case.id,
-                        case.message.as_deref().unwrap_or("")
-                    )?;
-                }
+            Tally::Passed if !options.verbose => {}
+            Tally::Passed => {
+                writeln!(out, "{} {}", p.good(&label(case.verdict)), case.id)?;
+                needs_blank_line = true;
             }
-            Tally::Passed => writeln!(out, "{} {}", p.good(&label(case.verdict)), case.id)?,
-            _ => write_case(case, out, options)?,
+            Tally::Skipped => {
+                let reason = case.message.as_deref().unwrap_or("");
+                writeln!(out, "{} {}: {reason}", p.warn(&label(case.verdict)), case.id)?;
+                needs_blank_line = true;
+            }
+            _ => {
+                if needs_blank_line {
+                    writeln!(out)?;
+                }
+                write_case(case, out, options)?;
+                needs_blank_line = false;
+            }
         }
     }
-    if !report.cases.is_empty() {
+    if needs_blank_line {
         writeln!(out)?;
     }
     if report.suites.len() > 1 {

@@ -1,6 +1,8 @@
-//! The `chat` suite: the HAPI message decode/render pipeline.
+//! The `chat` suite: the HAPI message decode/render pipeline (normalize →
+//! reduce → group → project), judged against [`crate::reference::chat::run`].
 
-use super::{Layout, Suite};
+use super::{Layout, ReferenceFn, Suite};
+use serde_json::{Map, Value};
 
 /// Wire messages + agentState → projected chat blocks.
 #[derive(Debug)]
@@ -25,5 +27,51 @@ impl Suite for ChatSuite {
 
     fn layout(&self) -> Layout {
         Layout::Wrapped { input: "input", expected: "expected" }
+    }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(crate::reference::chat::run)
+    }
+
+    /// Accepts a bare array of wire messages, and fills a missing
+    /// `agentState` (null) and `options.hasMoreMessages` (false).
+    fn coerce_decode_input(&self, input: Value) -> Value {
+        let mut object = match input {
+            Value::Array(messages) => {
+                let mut object = Map::new();
+                object.insert("messages".to_owned(), Value::Array(messages));
+                object
+            }
+            Value::Object(object) => object,
+            other => return other,
+        };
+        object.entry("agentState").or_insert(Value::Null);
+        let options = object.entry("options").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(options) = options {
+            options.entry("hasMoreMessages").or_insert(Value::Bool(false));
+        }
+        Value::Object(object)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decode_input_accepts_a_bare_message_list_and_fills_defaults() {
+        let coerced = ChatSuite.coerce_decode_input(json!([{"id": "m1"}]));
+        assert_eq!(
+            coerced,
+            json!({"messages": [{"id": "m1"}], "agentState": null, "options": {"hasMoreMessages": false}})
+        );
+        let kept =
+            ChatSuite.coerce_decode_input(json!({"messages": [], "agentState": {"requests": {}}, "options": {}}));
+        assert_eq!(
+            kept,
+            json!({"messages": [], "agentState": {"requests": {}}, "options": {"hasMoreMessages": false}})
+        );
+        assert_eq!(ChatSuite.coerce_decode_input(json!("x")), json!("x"));
     }
 }

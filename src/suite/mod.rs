@@ -180,3 +180,42 @@ impl std::fmt::Debug for dyn Suite {
         write!(f, "Suite({})", self.name())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_registered_schema_compiles_and_names_are_unique() {
+        let mut names = std::collections::BTreeSet::new();
+        for suite in all() {
+            assert!(names.insert(suite.name()), "duplicate suite {}", suite.name());
+            crate::validate::compile_schema(suite.schema()).unwrap_or_else(|err| panic!("{}: {err}", suite.name()));
+            assert!(!suite.supported_versions().is_empty());
+        }
+    }
+
+    #[test]
+    fn keys_layout_splits_and_puts_expectations_back() {
+        let layout = Layout::Keys { input: &["a"], expected: &["x", "y"] };
+        let document = json!({"name": "n", "a": [1], "x": 1, "y": {"z": 2}});
+        let parts = split_by_layout(layout, &document).unwrap();
+        assert_eq!(parts.input, json!({"a": [1]}));
+        assert_eq!(parts.expected, json!({"x": 1, "y": {"z": 2}}));
+        let updated = with_expected_by_layout(layout, &document, &json!({"x": 5, "y": null})).unwrap();
+        assert_eq!(updated, json!({"name": "n", "a": [1], "x": 5, "y": null}));
+        assert!(split_by_layout(layout, &json!({"a": 1})).unwrap_err().contains("`x`"));
+    }
+
+    #[test]
+    fn wrapped_and_table_layouts() {
+        let wrapped = Layout::Wrapped { input: "input", expected: "expected" };
+        let document = json!({"input": {"m": 1}, "expected": {"b": 2}});
+        assert_eq!(split_by_layout(wrapped, &document).unwrap().expected, json!({"b": 2}));
+        let table = json!({"modes": []});
+        let parts = split_by_layout(Layout::Table, &table).unwrap();
+        assert_eq!((parts.input, parts.expected), (json!({}), table.clone()));
+        assert_eq!(with_expected_by_layout(Layout::Table, &table, &json!({"m": 1})).unwrap(), json!({"m": 1}));
+    }
+}

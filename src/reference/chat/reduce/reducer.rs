@@ -1,0 +1,82 @@
+//! The reduce entry point (chat-reduce §3–§8): prepares the permission
+//! table, tool-id set, title map and lanes, reduces the root lane (which
+//! reduces subagent groups on demand), runs the root-only finishing steps
+//! and finds the latest usage.
+
+use super::finish::{dedupe_events, filter_goal_events, fold_api_errors, synthesize_pending_cards};
+use super::lanes::trace_lanes;
+use super::permissions::PermissionTable;
+use super::timeline::{Shared, reduce_timeline, title_map};
+use super::usage::{LatestUsage, latest_usage};
+use crate::reference::RuleTrace;
+use crate::reference::chat::blocks::Block;
+use crate::reference::chat::model::{AgentItem, NormalizedMessage};
+use serde_json::Value;
+use std::collections::HashSet;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// What the reduce stage produces.
+#[derive(Debug)]
+pub struct Reduced<'a> {
+    /// Root blocks, before tool grouping.
+    pub blocks: Vec<Block<'a>>,
+    /// A `ready` event was seen in the root lane or a rendered subagent.
+    pub has_ready_event: bool,
+    /// The latest usage sample, if any.
+    pub latest_usage: Option<LatestUsage>,
+}
+
+/// Reduces normalized messages and the agentState into blocks. Synthesized
+/// cards for requests without a `createdAt` are stamped with the current
+/// time, as in the original.
+pub fn reduce<'a>(
+    messages: &[NormalizedMessage<'a>],
+    agent_state: Option<&'a Value>,
+    trace: &mut dyn RuleTrace,
+) -> Reduced<'a> {
+    reduce_with_clock(messages, agent_state, wall_clock, trace)
+}
+
+/// [`reduce`] with an explicit clock for the synthesized-card fallback.
+pub fn reduce_with_clock<'a>(
+    messages: &[NormalizedMessage<'a>],
+    agent_state: Option<&'a Value>,
+    now: impl Fn() -> f64,
+    trace: &mut dyn RuleTrace,
+) -> Reduced<'a> {
+    let table = PermissionTable::build(agent_state, trace);
+    let tool_ids: HashSet<&str> = messages
+        .iter()
+        .flat_map(NormalizedMessage::agent_items)
+        .filter_map(|item| match item {
+            AgentItem::ToolCall(call) => Some(&*call.id),
+            AgentItem::ToolResult(result) => Some(&*result.tool_use_id),
+            _ => None,
+        })
+        .collect();
+    let titles = title_map(messages.iter());
+    let lanes = trace_lanes(messages, trace);
+    let (blocks, has_ready_event) = {
+        let mut shared = Shared {
+            table: &table,
+            groups: &lanes.groups,
+            consumed: HashSet::new(),
+            titles: &titles,
+            emitted_titles: HashSet::new(),
+            trace: &mut *trace,
+        };
+        reduce_timeline(&lanes.root, &mut shared)
+    };
+    let mut blocks = blocks;
+    let oldest = messages.iter().map(|m| m.created_at).reduce(f64::min);
+    synthesize_pending_cards(&mut blocks, &table, &tool_ids, oldest, now, trace);
+    let blocks = fold_api_errors(blocks, trace);
+    let mut blocks = dedupe_events(blocks, trace);
+    filter_goal_events(&mut blocks, trace);
+    Reduced { blocks, has_ready_event, latest_usage: latest_usage(messages, trace) }
+}
+
+/// `Date.now()`.
+fn wall_clock() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |elapsed| elapsed.as_millis() as f64)
+}

@@ -1,0 +1,269 @@
+//! The harness core end to end, through the real binary: discovery, loading,
+//! validation, formatting, running and the report files.
+
+mod common;
+
+use common::{conform, copy_tree, hapi_corpus, stderr, stdout};
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// A valid chat fixture whose expectation follows the projection contract
+/// (one user text message becomes one user-text block).
+fn valid_chat_fixture(name: &str) -> Value {
+    let block = json!({"createdAt": 1000, "id": "m1", "kind": "user-text", "localId": null, "text": "hello"});
+    json!({
+        "fixtureVersion": 1,
+        "name": name,
+        "description": "One user text message becomes one user-text block.",
+        "input": {
+            "messages": [{
+                "id": "m1", "seq": 1, "localId": null, "createdAt": 1000,
+                "content": {"role": "user", "content": {"type": "text", "text": "hello"}}
+            }],
+            "agentState": null,
+            "options": {"hasMoreMessages": false}
+        },
+        "expected": {"blocks": [block.clone()], "hasReadyEvent": false, "latestUsage": null, "visibleBlocks": [block]}
+    })
+}
+
+fn write(path: &Path, bytes: impl AsRef<[u8]>) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn canonical(value: &Value) -> String {
+    conform::json::to_canonical_string(value)
+}
+
+/// The broken-fixture tree of issue 2: one file per kind of breakage, next
+/// to a valid fixture that must still run.
+fn broken_tree(root: &Path) {
+    let chat = root.join("chat");
+    write(&chat.join("valid-user-text.json"), canonical(&valid_chat_fixture("valid-user-text")));
+    write(&chat.join("invalid-json.json"), "{\n    \"fixtureVersion\": 1,\n    \"name\" \"invalid-json\"\n}\n");
+    write(&chat.join("bom.json"), format!("\u{feff}{}", canonical(&valid_chat_fixture("bom"))));
+    write(&chat.join("crlf.json"), canonical(&valid_chat_fixture("crlf")).replace('\n', "\r\n"));
+    write(&chat.join("wrong-name.json"), canonical(&valid_chat_fixture("another-name")));
+    let mut missing = valid_chat_fixture("missing-expected");
+    missing.as_object_mut().unwrap().remove("expected");
+    write(&chat.join("missing-expected.json"), canonical(&missing));
+    let mut wrong_types = valid_chat_fixture("wrong-types");
+    wrong_types["input"]["messages"] = json!("nope");
+    wrong_types["expected"]["hasReadyEvent"] = json!("no");
+    write(&chat.join("wrong-types.json"), canonical(&wrong_types));
+    write(&chat.join("deep-nesting.json"), format!("{}{}", "[".repeat(50_000), "]".repeat(50_000)));
+    let mut newer = valid_chat_fixture("newer-version");
+    newer["fixtureVersion"] = json!(2);
+    write(&chat.join("newer-version.json"), canonical(&newer));
+    write(&chat.join("duplicate-name.json"), canonical(&valid_chat_fixture("duplicate-name")));
+    write(&chat.join("more/duplicate-name.json"), canonical(&valid_chat_fixture("duplicate-name")));
+    write(&chat.join("notes.txt"), "not a fixture\n");
+    std::fs::create_dir_all(root.join("sse")).unwrap();
+    write(&root.join("sse/.gitkeep"), "");
+    write(&root.join("push/envelope.json"), "{\"key\": 1}\n");
+    write(&root.join("README.md"), "# fixtures\n");
+}
+
+const BROKEN_FILES: [&str; 9] = [
+    "invalid-json.json",
+    "bom.json",
+    "crlf.json",
+    "wrong-name.json",
+    "missing-expected.json",
+    "wrong-types.json",
+    "deep-nesting.json",
+    "newer-version.json",
+    "more/duplicate-name.json",
+];
+
+#[test]
+fn validate_gives_one_error_line_per_broken_file_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    broken_tree(dir.path());
+    let output = conform(dir.path(), &["validate", "."]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let error_lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
+    for file in BROKEN_FILES {
+        assert!(error_lines.iter().any(|l| l.contains(&format!("chat/{file}"))), "no error for {file}:\n{err}");
+    }
+    assert!(!error_lines.iter().any(|l| l.contains("valid-user-text")), "{err}");
+    // The empty suite folder is an error; the unknown folder and README are notes.
+    assert!(error_lines.iter().any(|l| l.contains("sse") && l.contains("holds no fixtures")), "{err}");
+    assert!(err.lines().any(|l| l.starts_with("note: ") && l.contains("push") && l.contains("no suite named")));
+    assert!(err.lines().any(|l| l.starts_with("note: ") && l.contains("README.md")));
+    assert!(err.lines().any(|l| l.starts_with("note: ") && l.contains("notes.txt")));
+}
+
+#[test]
+fn validate_errors_carry_line_column_and_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    broken_tree(dir.path());
+    let err = stderr(&conform(dir.path(), &["validate", "."]));
+    let line_for = |file: &str| err.lines().find(|l| l.contains(file)).unwrap_or_default().to_owned();
+    assert!(line_for("invalid-json.json").contains("invalid-json.json:3:12: invalid JSON: expected `:`"), "{err}");
+    assert!(line_for("deep-nesting.json").contains("nesting deeper than 10000 levels"), "{err}");
+    let wrong_types: Vec<&str> = err.lines().filter(|l| l.contains("wrong-types.json")).collect();
+    assert!(wrong_types.iter().any(|l| l.contains(":/input/messages:") || l.contains(": /input/messages:")), "{err}");
+    assert!(wrong_types.iter().any(|l| l.contains("/expected/hasReadyEvent")), "{err}");
+    assert!(line_for("wrong-name.json").contains("/name: `another-name` does not match the file name `wrong-name`"));
+    assert!(line_for("missing-expected.json").contains("\"expected\" is a required property"), "{err}");
+    assert!(line_for("newer-version.json").contains("fixtureVersion 2"), "{err}");
+}
+
+#[test]
+fn run_judges_what_it_can_and_lists_every_broken_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    broken_tree(dir.path());
+    let out = dir.path().join("out");
+    let output = conform(dir.path(), &["run", ".", "--format", "json", "--out", out.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"));
+    let report: Value = serde_json::from_slice(&std::fs::read(out.join("conform-report.json")).unwrap()).unwrap();
+    let verdict = |name: &str| -> String {
+        let case = report["cases"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap();
+        case["verdict"].as_str().unwrap().to_owned()
+    };
+    // The valid fixture and the ones with mere form problems are judged.
+    for name in ["valid-user-text", "bom", "crlf"] {
+        assert!(["pass", "fail", "error"].contains(&verdict(name).as_str()), "{name}: {}", verdict(name));
+    }
+    for name in ["invalid-json", "wrong-name", "missing-expected", "wrong-types", "deep-nesting"] {
+        assert_eq!(verdict(name), "invalid", "{name}");
+    }
+    assert_eq!(verdict("newer-version"), "unsupported-version");
+    let duplicates: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["name"] == "duplicate-name")
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(duplicates.len(), 2);
+    assert!(duplicates.contains(&"invalid"));
+    let notices: Vec<&str> =
+        report["notices"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap()).collect();
+    assert!(notices.iter().any(|n| n.contains("bom.json") && n.contains("byte order mark")));
+    assert!(notices.iter().any(|n| n.contains("crlf.json") && n.contains("CRLF")));
+}
+
+#[test]
+fn fmt_fixes_form_and_never_touches_an_unparsable_file() {
+    let dir = tempfile::tempdir().unwrap();
+    broken_tree(dir.path());
+    let chat = dir.path().join("chat");
+    let invalid_before = std::fs::read(chat.join("invalid-json.json")).unwrap();
+    let output = conform(dir.path(), &["fmt", "chat"]);
+    assert_eq!(output.status.code(), Some(2), "unparsable files make fmt exit 2");
+    assert_eq!(std::fs::read(chat.join("invalid-json.json")).unwrap(), invalid_before);
+    for name in ["bom", "crlf"] {
+        let text = std::fs::read_to_string(chat.join(format!("{name}.json"))).unwrap();
+        assert_eq!(text, canonical(&valid_chat_fixture(name)), "{name} was rewritten canonically");
+    }
+    // No temporary files are left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&chat)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".conform-"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn an_empty_tree_and_a_missing_path_are_setup_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = conform(dir.path(), &["run", "."]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no fixtures found"), "{}", stderr(&output));
+    let output = conform(dir.path(), &["run", "missing"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("missing: no such file or directory"));
+    let output = conform(dir.path(), &["run", ".", "--suite", "nope"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown suite `nope`"));
+}
+
+#[test]
+fn hapi_list_prints_73_ids() {
+    let Some(corpus) = hapi_corpus() else { return };
+    let output = conform(Path::new("."), &["list", corpus.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    let ids: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();
+    assert_eq!(ids.len(), 73);
+    assert!(ids.iter().all(|id| id.split_once('/').is_some_and(|(s, n)| !s.is_empty() && !n.is_empty())));
+    assert!(ids.contains(&"chat/claude-tool-use-result-pair".to_owned()));
+    assert!(ids.contains(&"catalogs/modes".to_owned()));
+    assert!(stderr(&output).contains("push"), "push/ is skipped with a notice");
+}
+
+#[test]
+fn hapi_validate_passes() {
+    let Some(corpus) = hapi_corpus() else { return };
+    let output = conform(Path::new("."), &["validate", corpus.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("73 of 73 fixtures valid"));
+}
+
+#[test]
+fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
+    let Some(corpus) = hapi_corpus() else { return };
+    let output = conform(Path::new("."), &["fmt", "--check", corpus.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).contains("73 files: 73 canonical"));
+
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&corpus, dir.path());
+    let altered = dir.path().join("sse/team-state-null-clear.json");
+    let mut bytes = std::fs::read(&altered).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] = b' ';
+    std::fs::write(&altered, bytes).unwrap();
+    let output = conform(dir.path(), &["fmt", "--check", "."]);
+    assert_eq!(output.status.code(), Some(1));
+    let out = stdout(&output);
+    assert!(out.contains("not canonical: ./sse/team-state-null-clear.json"), "{out}");
+    assert!(out.contains("72 canonical, 1 would be reformatted"), "{out}");
+}
+
+#[test]
+fn json_junit_and_markdown_reports_are_written_and_consistent() {
+    let Some(corpus) = hapi_corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let output = conform(
+        Path::new("."),
+        &[
+            "run",
+            corpus.to_str().unwrap(),
+            "--format",
+            "json",
+            "--format",
+            "junit",
+            "--format",
+            "markdown",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.code().is_some_and(|c| c == 0 || c == 1), "{}", stderr(&output));
+    let report_text = std::fs::read_to_string(dir.path().join("conform-report.json")).unwrap();
+    let report: Value = serde_json::from_str(&report_text).unwrap();
+    let schema: Value = serde_json::from_str(conform::report::REPORT_SCHEMA).unwrap();
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    let errors: Vec<String> =
+        validator.iter_errors(&report).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(report["summary"]["total"], 73);
+
+    let xml = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
+    let junit = quick_junit::Report::deserialize_from_str(&xml).unwrap();
+    assert_eq!(junit.tests, 73);
+    let passed = report["summary"]["passed"].as_u64().unwrap() as usize;
+    assert_eq!(junit.tests - junit.failures - junit.errors - junit.skipped, passed);
+    assert_eq!(junit.test_suites.len(), report["suites"].as_array().unwrap().len());
+
+    let markdown = std::fs::read_to_string(dir.path().join("conform-report.md")).unwrap();
+    assert!(markdown.contains(&report["summary"]["passed"].to_string()));
+    assert!(markdown.contains("| suite | total |"));
+}
