@@ -21,6 +21,7 @@
 
 pub mod capture;
 pub mod compare;
+pub mod coverage;
 pub mod error;
 pub mod files;
 pub mod fixture;

@@ -3,6 +3,7 @@
 //! anyhow; the library sees validated values only.
 
 mod capture;
+mod coverage;
 mod decode;
 mod fmt;
 mod list;
@@ -47,6 +48,8 @@ enum Command {
     Regen(regen::RegenArgs),
     /// Shrink a failing fixture to the smallest input that still fails the same way.
     Reduce(reduce::ReduceArgs),
+    /// Report which decode rules a fixture set exercises and rank candidate captures.
+    Coverage(coverage::CoverageArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -87,6 +90,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Review(args) => review::execute(args),
         Command::Regen(args) => regen::execute(args),
         Command::Reduce(args) => reduce::execute(args),
+        Command::Coverage(args) => coverage::execute(args),
     }
 }
 
