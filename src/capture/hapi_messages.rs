@@ -37,6 +37,7 @@ struct Collected {
     rows: Vec<Row>,
     pages: Vec<PageInfo>,
     sessions: Vec<(usize, Value)>,
+    /// Files (pages or streams) that held messages.
     units: usize,
 }
 
@@ -96,17 +97,14 @@ fn stem(file: &SourceFile) -> String {
 
 fn read_file(index: usize, file: &SourceFile, collected: &mut Collected) -> Result<(), CaptureError> {
     let shape_error = |message: String| CaptureError::Shape { path: file.path.clone(), message };
+    let rows_before = collected.rows.len();
     match json::parse_value(&file.text) {
-        Ok(value) => {
-            collected.units += 1;
-            take_value(index, value, collected).map_err(shape_error)
-        }
+        Ok(value) => take_value(index, value, collected).map_err(shape_error)?,
         Err(whole) => {
             let lines = parse_json_lines(&file.text);
             if lines.len() <= 1 {
                 return Err(shape_error(format!("{}:{}: not JSON: {}", whole.line, whole.column, whole.message)));
             }
-            collected.units += 1;
             for line in lines {
                 let value = line.value.map_err(|err| {
                     shape_error(format!("line {}: not JSON: {} (column {})", line.line, err.message, err.column))
@@ -114,9 +112,12 @@ fn read_file(index: usize, file: &SourceFile, collected: &mut Collected) -> Resu
                 take_value(index, value, collected)
                     .map_err(|message| shape_error(format!("line {}: {message}", line.line)))?;
             }
-            Ok(())
         }
     }
+    if collected.rows.len() > rows_before {
+        collected.units += 1;
+    }
+    Ok(())
 }
 
 /// Files (and NDJSON lines) hold pages, messages, arrays of either, or the

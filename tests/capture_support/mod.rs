@@ -1,3 +1,4 @@
 //! Helpers shared by the capture and redaction tests.
 
 pub mod planted;
+pub mod session;
