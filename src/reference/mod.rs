@@ -2,9 +2,13 @@
 //! against, one module per suite. Each exposes a total function from a case's
 //! input part to its expected part (see [`crate::suite::ReferenceFn`]).
 
-use std::collections::BTreeSet;
-
+pub mod catalogs;
 pub mod chat;
+pub mod claude_display;
+pub mod pagination;
+pub mod sse;
+
+use std::collections::BTreeSet;
 
 /// Records which named decode rules a reference run exercised.
 ///

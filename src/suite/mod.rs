@@ -10,6 +10,7 @@
 
 pub mod catalogs;
 pub mod chat;
+pub mod claude_display;
 pub mod pagination;
 pub mod sse;
 
@@ -167,7 +168,13 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Map<String, Value>
 
 /// Every suite the harness knows, in report order.
 pub fn all() -> &'static [&'static dyn Suite] {
-    &[&chat::ChatSuite, &sse::SseSuite, &pagination::PaginationSuite, &catalogs::CatalogsSuite]
+    &[
+        &chat::ChatSuite,
+        &sse::SseSuite,
+        &pagination::PaginationSuite,
+        &catalogs::CatalogsSuite,
+        &claude_display::ClaudeDisplay,
+    ]
 }
 
 /// Looks a suite up by folder name.
