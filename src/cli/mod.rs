@@ -2,10 +2,14 @@
 //! outcomes to exit codes. This is the only place that knows about clap and
 //! anyhow; the library sees validated values only.
 
+mod adapter;
 mod capture;
+mod check_adapter;
 mod coverage;
 mod decode;
 mod fmt;
+mod impl_cmd;
+mod interrupt;
 mod list;
 mod reduce;
 mod regen;
@@ -50,6 +54,10 @@ enum Command {
     Reduce(reduce::ReduceArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
     Coverage(coverage::CoverageArgs),
+    /// Serve the reference implementations over the subprocess protocol on stdin/stdout.
+    Adapter(adapter::AdapterArgs),
+    /// Smoke-test an external implementation's protocol and explain each problem.
+    CheckAdapter(check_adapter::CheckAdapterArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -91,6 +99,8 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Regen(args) => regen::execute(args),
         Command::Reduce(args) => reduce::execute(args),
         Command::Coverage(args) => coverage::execute(args),
+        Command::Adapter(args) => adapter::execute(args),
+        Command::CheckAdapter(args) => check_adapter::execute(args),
     }
 }
 

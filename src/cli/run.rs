@@ -3,10 +3,11 @@
 use clap::{Args, ValueEnum};
 use conform::error::exit_code;
 use conform::fixture::{SuiteFilter, load_corpus};
-use conform::implementation::ReferenceImplementation;
+use conform::implementation::{Implementation, ReferenceImplementation};
 use conform::report::{Format, Palette, PrettyOptions, write_files, write_pretty};
 use conform::run::{RunOptions, Selection, run, select};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -37,6 +38,8 @@ pub struct RunArgs {
     /// Leave line diffs out of the terminal report.
     #[arg(long)]
     no_diff: bool,
+    #[command(flatten)]
+    external: super::impl_cmd::ExternalArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -74,11 +77,18 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         eprintln!("error: no fixtures match the given --suite/--filter options");
         return Ok(exit_code::CANNOT_JUDGE);
     }
-    let implementation = match args.implementation {
-        ImplChoice::Reference => ReferenceImplementation,
+    let interrupted = super::interrupt::flag();
+    let external = args.external.start(Arc::clone(&interrupted))?;
+    let implementation: &dyn Implementation = match (&external, args.implementation) {
+        (Some(external), _) => external.implementation(),
+        (None, ImplChoice::Reference) => &ReferenceImplementation,
     };
-    let options = RunOptions { jobs: args.jobs, paths: args.paths.clone(), ..Default::default() };
-    let report = run(&corpus, &selected, &implementation, &options);
+    let options =
+        RunOptions { jobs: args.jobs, paths: args.paths.clone(), cancel: Some(&interrupted), ..Default::default() };
+    let report = run(&corpus, &selected, implementation, &options);
+    if let Some(external) = &external {
+        external.print_notes();
+    }
 
     let mut formats: Vec<Format> = args.formats.iter().copied().map(Format::from).collect();
     if formats.is_empty() {
@@ -94,6 +104,9 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     }
     for path in write_files(&report, &formats, &args.out)? {
         eprintln!("wrote {}", path.display());
+    }
+    if super::interrupt::interrupted(&interrupted) {
+        return Ok(exit_code::INTERRUPTED);
     }
     Ok(report.exit_code())
 }
