@@ -83,6 +83,7 @@ fn request(input: &Value) -> ReduceRequest<'_> {
         input,
         oracle: Oracle::Reference(conform::reference::chat::run),
         max_tests: 20_000,
+        cancel: None,
     }
 }
 

@@ -10,6 +10,7 @@ use conform::reduce::{Oracle, ReduceRequest, reduce, reduced_document};
 use conform::review::{WriteMode, Written, running_in_ci, write_fixture};
 use conform::validate::schema_errors;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct ReduceArgs {
@@ -19,6 +20,9 @@ pub struct ReduceArgs {
     /// against the fixture's stored expectation.
     #[arg(long = "impl", value_enum, default_value_t = ImplChoice::Reference)]
     implementation: ImplChoice,
+    /// An external implementation to reduce against (judged by the suite's reference).
+    #[command(flatten)]
+    external: super::impl_cmd::ExternalArgs,
     /// Name of the reduced fixture [default: <NAME>-reduced].
     #[arg(long)]
     name: Option<String>,
@@ -59,13 +63,28 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
             bail!("{}: fixtureVersion {found} is not supported", fixture.path.display())
         }
     };
-    let (subject, oracle, expectation): (Box<dyn Implementation>, Oracle, String) = match args.implementation {
-        ImplChoice::Reference => (
-            Box::new(ReferenceImplementation),
-            Oracle::Stored(parts.expected.clone()),
-            format!("the stored expectation of {}, less the blocks of removed messages", fixture.id),
-        ),
+    let interrupted = super::interrupt::flag();
+    // Every candidate may crash the implementation (that can be the failure
+    // being reduced), so the restart budget is the run budget: running out of
+    // restarts must not turn into a different verdict mid-reduction.
+    let mut external_args = args.external.clone();
+    external_args.limits.max_restarts = external_args.limits.max_restarts.max(saturate(args.max_tests));
+    let external = external_args.start(Arc::clone(&interrupted))?;
+    let stored = || {
+        let expectation = format!("the stored expectation of {}, less the blocks of removed messages", fixture.id);
+        (Oracle::Stored(parts.expected.clone()), expectation)
     };
+    let (subject, (oracle, expectation)): (&dyn Implementation, (Oracle, String)) =
+        match (&external, args.implementation) {
+            (Some(external), _) => (
+                external.implementation(),
+                match fixture.suite.reference() {
+                    Some(reference) => (Oracle::Reference(reference), "computed by the conform reference".to_owned()),
+                    None => stored(),
+                },
+            ),
+            (None, ImplChoice::Reference) => (&ReferenceImplementation, stored()),
+        };
     let info = subject.info();
     let request = ReduceRequest {
         suite: fixture.suite,
@@ -74,9 +93,13 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
         input: &parts.input,
         oracle,
         max_tests: args.max_tests,
+        cancel: Some(&interrupted),
     };
-    let reduction = reduce(&request, subject.as_ref());
+    let reduction = reduce(&request, subject);
     subject.finish();
+    if let Some(external) = &external {
+        external.print_notes();
+    }
     let reduction = reduction?;
 
     let list = reduction.list.clone().unwrap_or_else(|| "items".to_owned());
@@ -90,7 +113,10 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
         bytes_before.saturating_sub(bytes_after)
     );
     if reduction.budget_exhausted {
-        println!("  note: stopped after --max-tests {} runs; the result is smaller, not minimal", args.max_tests);
+        println!(
+            "  note: stopped early (--max-tests {} or Ctrl-C); the result is smaller, not minimal",
+            args.max_tests
+        );
     }
 
     let name = args.name.clone().unwrap_or_else(|| format!("{}-reduced", fixture.name));
@@ -118,4 +144,8 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
         Written::Unchanged(path) => println!("unchanged {}", path.display()),
     }
     Ok(exit_code::CONFORMANT)
+}
+
+fn saturate(count: usize) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
 }

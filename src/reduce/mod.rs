@@ -34,6 +34,7 @@ use crate::suite::{ReferenceFn, Suite};
 use ddmin::ddmin;
 use serde_json::{Map, Value};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
 /// Item lists, in the order they are looked for in a case input; without
@@ -78,6 +79,9 @@ pub struct ReduceRequest<'a> {
     pub oracle: Oracle,
     /// At most this many implementation runs.
     pub max_tests: usize,
+    /// Set from another thread (Ctrl-C) to stop early with the smallest
+    /// failing input found so far.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// A reduced case.
@@ -97,7 +101,8 @@ pub struct Reduction {
     pub bytes: (usize, usize),
     /// Implementation runs spent.
     pub tests: usize,
-    /// Whether the run budget ran out (the result is smaller, not minimal).
+    /// Whether the run budget ran out or the run was cancelled (the result
+    /// is smaller, not minimal).
     pub budget_exhausted: bool,
 }
 
@@ -184,7 +189,8 @@ impl Probe<'_, '_> {
     /// `Some(Err)` when there is no expectation for it, `Some(Ok(None))` when
     /// the implementation passes.
     fn signature(&mut self, input: &Value) -> Option<Result<Option<Signature>, String>> {
-        if self.tests >= self.request.max_tests {
+        let cancelled = self.request.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
+        if self.tests >= self.request.max_tests || cancelled {
             self.exhausted = true;
             return None;
         }
@@ -470,6 +476,7 @@ mod tests {
             input: &input,
             oracle: Oracle::Reference(toy),
             max_tests: 10_000,
+            cancel: None,
         };
         let reduction = reduce(&request, &Faulty)?;
         assert_eq!(reduction.items, (300, 1));
@@ -490,6 +497,7 @@ mod tests {
             input: &input,
             oracle: Oracle::Reference(toy),
             max_tests: 100,
+            cancel: None,
         };
         assert!(matches!(reduce(&request, &Faulty), Err(ReduceError::NotFailing)));
     }
