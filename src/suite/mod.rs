@@ -8,11 +8,17 @@
 //! Adding a suite is local: write a type implementing [`Suite`] in its own
 //! file here, add its schema under `schemas/`, and list it in [`all`].
 
+mod agent_events;
 pub mod catalogs;
 pub mod chat;
 pub mod claude_display;
+pub mod claude_events;
+pub mod codex_app_server_events;
+pub mod codex_exec_events;
+pub mod event_fold;
 pub mod pagination;
 pub mod sse;
+pub mod tool_policy;
 
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
@@ -174,6 +180,11 @@ pub fn all() -> &'static [&'static dyn Suite] {
         &pagination::PaginationSuite,
         &catalogs::CatalogsSuite,
         &claude_display::ClaudeDisplay,
+        &claude_events::ClaudeEventsSuite,
+        &codex_app_server_events::CodexAppServerEventsSuite,
+        &codex_exec_events::CodexExecEventsSuite,
+        &event_fold::EventFoldSuite,
+        &tool_policy::ToolPolicySuite,
     ]
 }
 
