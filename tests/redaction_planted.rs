@@ -118,6 +118,7 @@ fn every_rule_kind_fired() {
         "bearer-token",
         "url-credentials",
         "secret-assignment",
+        "secret-assignment-bare",
         "email",
         "home-path-unix",
         "home-path-windows",

@@ -16,6 +16,7 @@
 pub mod chat_window;
 pub mod hapi_messages;
 pub mod pipeline;
+pub mod streams;
 
 pub use pipeline::{CaptureOptions, Prepared, PreparedFixture, prepare, write};
 
@@ -114,21 +115,77 @@ pub struct CaptureFormat {
     pub window: Option<WindowFn>,
 }
 
-/// Every capture format, in `--help` order.
+/// Every capture format, in `--help` order. A format name may serve several
+/// suites (one Claude stream-json log feeds `claude-events` and
+/// `claude-display`); the pair (suite, name) picks the importer.
 pub fn formats() -> &'static [CaptureFormat] {
-    &[CaptureFormat {
-        name: "hapi-messages",
-        suite: "chat",
-        summary: "HAPI GET /api/sessions/:id/messages response bodies (pages may overlap and come in any order), \
-                  NDJSON streams of DecryptedMessage, and optionally the session object for agentState",
-        import: hapi_messages::import,
-        window: Some(chat_window::cut),
-    }]
+    &[
+        CaptureFormat {
+            name: "hapi-messages",
+            suite: "chat",
+            summary: "HAPI GET /api/sessions/:id/messages response bodies (pages may overlap and come in any order), \
+                      NDJSON streams of DecryptedMessage, and optionally the session object for agentState",
+            import: hapi_messages::import,
+            window: Some(chat_window::cut),
+        },
+        CaptureFormat {
+            name: "claude-stream-json",
+            suite: "claude-events",
+            summary: "stdout of `claude -p --output-format stream-json --verbose` (with its NAME.stdin.jsonl \
+                      companion when there is one); one case per query() run",
+            import: streams::claude_events,
+            window: None,
+        },
+        CaptureFormat {
+            name: "claude-stream-json",
+            suite: "claude-display",
+            summary: "Claude stream-json stdout (with its NAME.stdin.jsonl companion) or a session transcript \
+                      (~/.claude/projects/…/SESSION.jsonl); one case per file",
+            import: streams::claude_display,
+            window: None,
+        },
+        CaptureFormat {
+            name: "codex-app-server-jsonl",
+            suite: "codex-app-server-events",
+            summary: "stdout of `codex app-server` (with its NAME.client.jsonl companion); one case per file",
+            import: streams::codex_app_server,
+            window: None,
+        },
+        CaptureFormat {
+            name: "codex-exec-jsonl",
+            suite: "codex-exec-events",
+            summary: "stdout of `codex exec --json`; one case per file",
+            import: streams::codex_exec,
+            window: None,
+        },
+    ]
 }
 
-/// Looks a format up by `--from` name.
-pub fn find_format(name: &str) -> Option<&'static CaptureFormat> {
-    formats().iter().find(|format| format.name == name)
+/// Looks a format up by suite and `--from` name.
+pub fn find_format(suite: &str, name: &str) -> Result<&'static CaptureFormat, CaptureError> {
+    if let Some(format) = formats().iter().find(|format| format.name == name && format.suite == suite) {
+        return Ok(format);
+    }
+    let suites: Vec<&str> = formats().iter().filter(|f| f.name == name).map(|f| f.suite).collect();
+    if suites.is_empty() {
+        return Err(CaptureError::UnknownFormat { name: name.to_owned(), known: format_names().join(", ") });
+    }
+    Err(CaptureError::SuiteMismatch {
+        format: name.to_owned(),
+        format_suite: suites.join(" or "),
+        suite: suite.to_owned(),
+    })
+}
+
+/// The distinct format names.
+pub fn format_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for format in formats() {
+        if !names.contains(&format.name) {
+            names.push(format.name);
+        }
+    }
+    names
 }
 
 /// Why a capture could not be turned into fixtures.
@@ -143,7 +200,7 @@ pub enum CaptureError {
         known: String,
     },
     /// The format's cases belong to another suite than the one named.
-    #[error("--from {format} captures `{format_suite}` cases, not `{suite}`")]
+    #[error("--from {format} captures {format_suite} cases, not {suite} cases")]
     SuiteMismatch {
         /// The format.
         format: String,

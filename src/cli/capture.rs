@@ -3,7 +3,7 @@
 use anyhow::bail;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use conform::capture::{CaptureOptions, find_format, formats, prepare, write};
+use conform::capture::{CaptureOptions, find_format, format_names, formats, prepare, write};
 use conform::error::exit_code;
 use conform::review::{WriteMode, Written, running_in_ci};
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ pub struct CaptureArgs {
     /// The suite the fixtures are for (must be the format's suite).
     suite: String,
     /// The capture format.
-    #[arg(long = "from", value_name = "FORMAT", value_parser = PossibleValuesParser::new(formats().iter().map(|f| f.name)))]
+    #[arg(long = "from", value_name = "FORMAT", value_parser = PossibleValuesParser::new(format_names()))]
     format: String,
     /// Capture files (any order; see the format).
     #[arg(required = true, value_name = "FILE")]
@@ -44,14 +44,15 @@ pub struct CaptureArgs {
 fn formats_help() -> String {
     let mut help = String::from("Formats:\n");
     for format in formats() {
-        help.push_str(&format!("  {} ({} suite): {}\n", format.name, format.suite, format.summary));
+        let window = if format.window.is_some() { " [--window]" } else { "" };
+        help.push_str(&format!("  {} → {}{window}: {}\n", format.name, format.suite, format.summary));
     }
     help
 }
 
 pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
-    let Some(format) = find_format(&args.format) else { bail!("unknown capture format `{}`", args.format) };
+    let format = find_format(&args.suite, &args.format)?;
     if let Some(day) = &args.captured_on
         && chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_err()
     {

@@ -175,10 +175,18 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
     RuleSpec {
         id: "secret-assignment",
         label: "SECRET",
-        finds: "values assigned to secret-looking names (`.env` lines such as `DB_PASSWORD=…`, `api_key: …`, `\"client_secret\": \"…\"`): names ending in password, passwd, passphrase, secret, api key, access key, private key, token or credential(s)",
-        pattern: r#"(?i)\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|token|credentials?)["']?[ \t]*[:=][ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s"'\\,;{}\[\]()]+))"#,
-        groups: &[1, 2, 3],
+        finds: "quoted values assigned to secret-looking names (`DB_PASSWORD=\"…\"`, `api_key: '…'`, `\"client_secret\": \"…\"`): names ending in password, passwd, passphrase, secret, api key, access key, private key, token or credential(s)",
+        pattern: r#"(?i)\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|token|credentials?)["']?[ \t]*[:=][ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)')"#,
+        groups: &[1, 2],
         accept: Some(looks_like_assigned_secret),
+    },
+    RuleSpec {
+        id: "secret-assignment-bare",
+        label: "SECRET",
+        finds: "unquoted values with a digit assigned to the same names (`.env` lines such as `API_TOKEN=a8f5…`); a bare word without digits is taken for code (`csrfToken = document.querySelector`)",
+        pattern: r#"(?i)\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|token|credentials?)["']?[ \t]*[:=][ \t]*([^\s"'\\,;{}\[\]()]+)"#,
+        groups: &[1],
+        accept: Some(looks_like_bare_secret),
     },
     RuleSpec {
         id: "email",
@@ -322,6 +330,11 @@ fn looks_like_assigned_secret(value: &str) -> bool {
         && !matches!(lower.as_str(), "null" | "none" | "true" | "false" | "undefined" | "string" | "str" | "required")
 }
 
+/// An unquoted assigned value that is data, not code: it has a digit.
+fn looks_like_bare_secret(value: &str) -> bool {
+    looks_like_assigned_secret(value) && value.bytes().any(|b| b.is_ascii_digit())
+}
+
 /// Base64 of `user:password`, possibly cut short.
 fn decodes_to_user_password(candidate: &str) -> bool {
     let usable = candidate.trim_end_matches('=');
@@ -390,6 +403,7 @@ mod tests {
         assert_eq!(secrets("home-path-unix", "cd /Users/alice/src && ls /home/bob"), ["alice", "bob"]);
         assert_eq!(secrets("home-path-windows", r"C:\\Users\\carol\\x and D:/Users/dave/y"), ["carol", "dave"]);
         assert_eq!(secrets("secret-assignment", "export DB_PASSWORD=\"hunter22\"\nOTHER=1"), ["hunter22"]);
+        assert_eq!(secrets("secret-assignment-bare", "DB_PASSWORD=pg_2024!x\nOTHER=1"), ["pg_2024!x"]);
         assert_eq!(secrets("url-credentials", "postgres://app:s3cr3t@db:5432/x"), ["s3cr3t"]);
     }
 
@@ -398,6 +412,9 @@ mod tests {
         assert!(secrets("bearer-token", "send a Bearer token with the request").is_empty());
         assert!(secrets("basic-auth", "Basic example of authentication").is_empty());
         assert!(secrets("secret-assignment", "max_tokens: 4096, token: null, \"input_tokens\": 12").is_empty());
+        assert!(secrets("secret-assignment-bare", "max_tokens: 4096, token: null, \"input_tokens\": 12").is_empty());
+        let code = "const csrfToken = document.querySelector(x); params: { _csrf_token: csrfToken }";
+        assert!(secrets("secret-assignment-bare", code).is_empty());
         assert!(secrets("home-path-unix", "https://example.org/home/about").is_empty());
         assert!(secrets("email", "git@github.com:org/repo.git and docs@example.com").is_empty());
     }
