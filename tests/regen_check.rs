@@ -142,3 +142,36 @@ fn review_rejects_one_by_one_and_accepts_by_glob() -> Result<(), Box<dyn std::er
     assert!(!String::from_utf8_lossy(&std::fs::read(&target)?).contains("\"running\""));
     Ok(())
 }
+
+#[test]
+fn review_asks_one_by_one() -> Result<(), Box<dyn std::error::Error>> {
+    use std::io::Write;
+    let root = tempfile::tempdir()?;
+    let first = stale_copy(root.path())?;
+    let second = first.with_file_name("second.json");
+    let text = std::fs::read_to_string(&first)?
+        .replace("\"name\": \"claude-tool-result-error-and-tool-use-result\"", "\"name\": \"second\"");
+    std::fs::write(&second, text)?;
+    let tree = root.path().join("fixtures");
+    let tree = tree.to_string_lossy();
+    assert!(conform(&["regen", &tree]).status.success());
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(["review", &tree, "--interactive", "--no-diff"])
+        .env_remove("CI")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    child.stdin.take().ok_or("no stdin")?.write_all(b"x\na\nr\n")?;
+    let output = child.wait_with_output()?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    // Files are reviewed in sorted order: the first answer (`x`) is not one,
+    // so it is asked again; `a` accepts it, `r` rejects the second.
+    assert!(stdout.contains("[1/2] chat/claude-tool-result-error-and-tool-use-result: [a]ccept"), "{stdout}");
+    assert!(stdout.contains("1 accepted, 1 rejected, 0 still pending"), "{stdout}");
+    assert!(!String::from_utf8_lossy(&std::fs::read(&first)?).contains("\"running\""));
+    assert!(String::from_utf8_lossy(&std::fs::read(&second)?).contains("\"running\""));
+    assert!(conform::review::find_pending(&[root.path().to_path_buf()])?.is_empty());
+    Ok(())
+}

@@ -38,6 +38,10 @@ pub struct ReviewArgs {
     /// Leave line diffs out (pointer-level differences only).
     #[arg(long)]
     no_diff: bool,
+    /// Ask about each pending fixture even when stdin is not a terminal
+    /// (answers are read line by line: a, r, s, A, R, q).
+    #[arg(long, conflicts_with_all = ["list", "check", "accept_all", "reject_all"])]
+    interactive: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +78,7 @@ pub fn execute(args: ReviewArgs) -> anyhow::Result<i32> {
         }
         return Ok(outcome.finish());
     }
-    let interactive = !args.list && !args.check && std::io::stdin().is_terminal();
+    let interactive = args.interactive || (!args.list && !args.check && std::io::stdin().is_terminal());
     if !interactive {
         for item in &pending {
             print_pending(item, args.no_diff)?;
