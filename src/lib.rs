@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod baseline;
 pub mod capture;
 pub mod compare;
 pub mod coverage;
@@ -33,6 +34,7 @@ pub mod reduce;
 pub mod reference;
 pub mod regen;
 pub mod report;
+pub mod report_diff;
 pub mod review;
 pub mod run;
 pub mod suite;

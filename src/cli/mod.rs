@@ -3,8 +3,10 @@
 //! anyhow; the library sees validated values only.
 
 mod adapter;
+mod baseline;
 mod capture;
 mod check_adapter;
+mod compare;
 mod coverage;
 mod decode;
 mod fmt;
@@ -13,6 +15,7 @@ mod interrupt;
 mod list;
 mod reduce;
 mod regen;
+mod report;
 mod review;
 mod run;
 mod validate;
@@ -54,6 +57,12 @@ enum Command {
     Reduce(reduce::ReduceArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
     Coverage(coverage::CoverageArgs),
+    /// Known-failure baselines: write one from a run, or check one.
+    Baseline(baseline::BaselineArgs),
+    /// Compare two JSON reports: regressions, fixes, new and removed fixtures.
+    Compare(compare::CompareArgs),
+    /// Merge shard reports, or render reports as HTML.
+    Report(report::ReportArgs),
     /// Serve the reference implementations over the subprocess protocol on stdin/stdout.
     Adapter(adapter::AdapterArgs),
     /// Smoke-test an external implementation's protocol and explain each problem.
@@ -99,6 +108,9 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Regen(args) => regen::execute(args),
         Command::Reduce(args) => reduce::execute(args),
         Command::Coverage(args) => coverage::execute(args),
+        Command::Baseline(args) => baseline::execute(args),
+        Command::Compare(args) => compare::execute(args),
+        Command::Report(args) => report::execute(args),
         Command::Adapter(args) => adapter::execute(args),
         Command::CheckAdapter(args) => check_adapter::execute(args),
     }

@@ -6,7 +6,7 @@
 
 mod select;
 
-pub use select::{Selection, select};
+pub use select::{Selection, fnv1a_64, parse_partition, select, shard_of};
 
 use crate::compare::{compare, render_plain};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture, Notice};
@@ -109,6 +109,8 @@ pub fn run(
         summary: Default::default(),
         suites: Vec::new(),
         cases,
+        clusters: Vec::new(),
+        baseline: None,
     };
     report.recount();
     report
