@@ -123,6 +123,10 @@ fn read_file(index: usize, file: &SourceFile, collected: &mut Collected) -> Resu
 /// Files (and NDJSON lines) hold pages, messages, arrays of either, or the
 /// session.
 fn take_value(file: usize, value: Value, collected: &mut Collected) -> Result<(), String> {
+    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || take_value_here(file, value, collected))
+}
+
+fn take_value_here(file: usize, value: Value, collected: &mut Collected) -> Result<(), String> {
     match value {
         Value::Array(items) => {
             for (position, item) in items.into_iter().enumerate() {
@@ -392,5 +396,13 @@ mod tests {
         let result = import(&[file("odd.json", "{\"hello\": 1}")]);
         assert!(result.err().map(|e| e.to_string()).unwrap_or_default().contains("neither a messages page"));
         assert!(matches!(import(&[file("empty.json", "[]")]), Err(CaptureError::Empty("messages"))));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("{}{}", "[".repeat(9_000), "]".repeat(9_000));
+        assert!(matches!(import(&[file("deep.json", &deep)]), Err(CaptureError::Empty("messages"))));
+        let too_deep = format!("{}{}", "[".repeat(20_000), "]".repeat(20_000));
+        assert!(matches!(import(&[file("deeper.json", &too_deep)]), Err(CaptureError::Shape { .. })));
     }
 }

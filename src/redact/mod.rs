@@ -363,6 +363,22 @@ mod tests {
     }
 
     #[test]
+    fn deep_values_are_scrubbed_without_overflowing_the_stack() {
+        let mut value = json!("mail bob@corp.io");
+        for _ in 0..9_000 {
+            value = Value::Array(vec![value]);
+        }
+        let mut r = redactor();
+        r.scrub_value(&mut value);
+        let text = crate::json::to_compact_string(&value);
+        assert!(text.contains("REDACTED_EMAIL_1") && !text.contains("bob@"));
+        assert!(r.lint(&text, &value).is_empty());
+        // serde_json drops nested values recursively; leave this one to the
+        // end of the process rather than the test thread's stack.
+        std::mem::forget(value);
+    }
+
+    #[test]
     fn user_rules_come_first_and_bad_ones_are_reported() {
         let mut r = Redactor::new(&["internal-(\\d+)\\.corp".to_owned()]).unwrap_or_else(|err| panic!("{err}"));
         assert_eq!(r.scrub_text("host internal-42.corp"), "host internal-REDACTED_CUSTOM1_1.corp");

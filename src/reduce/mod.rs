@@ -286,6 +286,10 @@ fn replaced(input: &Value, path: &[Seg], value: Value) -> Value {
 /// `items`, the container is the item list: its items stay (phase 1 chose
 /// them) and only their insides are reduced.
 fn reduce_children(probe: &mut Probe<'_, '_>, input: &mut Value, path: &[Seg], items: bool) {
+    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || reduce_children_here(probe, input, path, items));
+}
+
+fn reduce_children_here(probe: &mut Probe<'_, '_>, input: &mut Value, path: &[Seg], items: bool) {
     if probe.exhausted {
         return;
     }
@@ -365,6 +369,10 @@ fn shorten_strings(probe: &mut Probe<'_, '_>, input: &mut Value, list: Option<&s
 }
 
 fn long_strings(value: &Value, at: &mut Vec<Seg>, into: &mut Vec<Vec<Seg>>) {
+    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || long_strings_here(value, at, into));
+}
+
+fn long_strings_here(value: &Value, at: &mut Vec<Seg>, into: &mut Vec<Vec<Seg>>) {
     match value {
         Value::String(text) if text.chars().count() > LONG_STRING => into.push(at.clone()),
         Value::Array(items) => {
