@@ -1,4 +1,4 @@
-//! Helpers shared by the capture and redaction tests.
+//! Test data shared by the capture, redaction and reduce tests.
 
 pub mod planted;
 pub mod session;
