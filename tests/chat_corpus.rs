@@ -2,11 +2,13 @@
 //! present) and against the project's own chat fixtures.
 
 use conform::json::{parse_value, to_canonical_string};
-use conform::reference::NoTrace;
-use conform::reference::chat::run;
+use conform::reference::chat::{RULES, run};
+use conform::reference::{NoTrace, RuleSet};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 const HAPI_CHAT: &str = "../shared/hapi/fixtures/chat";
+const OWN_CHAT: &str = "fixtures/chat";
 
 fn fixture_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -79,4 +81,84 @@ fn reference_reproduces_the_hapi_chat_corpus() {
         return;
     }
     assert_folder_passes(dir, 48);
+}
+
+#[test]
+fn reference_reproduces_the_projects_own_chat_fixtures() {
+    assert_folder_passes(Path::new(OWN_CHAT), 40);
+}
+
+/// Rules no schema-valid, deterministic fixture can pin; unit tests cover them.
+const RULES_WITHOUT_FIXTURES: [&str; 3] = [
+    // Fixture messages must be objects and `messages` must be a list.
+    "message.not-an-object-dropped",
+    "input.messages-not-a-list",
+    // The wall-clock createdAt of a synthesized card differs on every run.
+    "reduce.permission.synthesized-wall-clock",
+];
+
+#[test]
+fn own_fixtures_exercise_every_rule() {
+    let mut hit = RuleSet::default();
+    for path in fixture_files(Path::new(OWN_CHAT)) {
+        let document = parse_value(&std::fs::read_to_string(&path).expect("readable")).expect("valid JSON");
+        run(&document["input"], &mut hit).expect("the reference decodes every own fixture");
+    }
+    let missing: Vec<&str> =
+        RULES.iter().copied().filter(|rule| !hit.0.contains(rule) && !RULES_WITHOUT_FIXTURES.contains(rule)).collect();
+    assert!(missing.is_empty(), "no fixture in {OWN_CHAT} exercises these rules: {missing:?}");
+}
+
+#[test]
+fn own_fixture_descriptions_cite_the_rule_they_pin() {
+    for path in fixture_files(Path::new(OWN_CHAT)) {
+        let document = parse_value(&std::fs::read_to_string(&path).expect("readable")).expect("valid JSON");
+        let description = document["description"].as_str().unwrap_or_default();
+        assert!(
+            description.contains('§') || description.contains("contract"),
+            "{}: the description should cite the spec section of the rule it pins",
+            path.display()
+        );
+    }
+}
+
+/// Rebuilds every object with its members in a scrambled order.
+fn scramble(value: &Value, salt: usize) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.reverse();
+            let len = members.len().max(1);
+            members.rotate_left(salt % len);
+            Value::Object(members.into_iter().map(|(k, v)| (k.clone(), scramble(v, salt + 1))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|item| scramble(item, salt + 3)).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn output_does_not_depend_on_input_key_order() {
+    let mut dirs = vec![PathBuf::from(OWN_CHAT)];
+    if Path::new(HAPI_CHAT).is_dir() {
+        dirs.push(PathBuf::from(HAPI_CHAT));
+    } else {
+        eprintln!("skipped the HAPI part: {HAPI_CHAT} is absent");
+    }
+    for dir in dirs {
+        for path in fixture_files(&dir) {
+            let document = parse_value(&std::fs::read_to_string(&path).expect("readable")).expect("valid JSON");
+            let expected = to_canonical_string(&document["expected"]);
+            for salt in [0, 1, 2] {
+                let input = scramble(&document["input"], salt);
+                let actual = to_canonical_string(&run(&input, &mut NoTrace).expect("decodes"));
+                assert!(
+                    actual == expected,
+                    "{} (key order {salt})\n{}",
+                    path.display(),
+                    first_difference(&expected, &actual)
+                );
+            }
+        }
+    }
 }

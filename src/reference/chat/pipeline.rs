@@ -34,3 +34,61 @@ pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let visible = group_blocks(&reduced.blocks, has_more_messages, trace);
     Ok(project(&reduced, &visible))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::{NoTrace, RuleSet};
+    use serde_json::json;
+
+    fn user(id: &str, text: &str, created_at: u64) -> Value {
+        json!({"id": id, "localId": null, "createdAt": created_at, "content": {"role": "user", "content": text}})
+    }
+
+    #[test]
+    fn rows_that_are_not_objects_are_dropped_and_a_non_list_is_no_messages() {
+        let mut trace = RuleSet::default();
+        let output =
+            run(&json!({"messages": [5, null, "x", user("u1", "hi", 1)], "agentState": null}), &mut trace).unwrap();
+        assert_eq!(output["blocks"].as_array().map(Vec::len), Some(1));
+        assert!(trace.0.contains("message.not-an-object-dropped"));
+
+        let mut trace = RuleSet::default();
+        let output = run(&json!({"messages": {"0": user("u1", "hi", 1)}}), &mut trace).unwrap();
+        assert_eq!(output["blocks"], json!([]));
+        assert_eq!(output["latestUsage"], Value::Null);
+        assert!(trace.0.contains("input.messages-not-a-list"));
+
+        assert!(run(&json!([user("u1", "hi", 1)]), &mut NoTrace).is_err());
+    }
+
+    #[test]
+    fn a_pending_request_without_created_at_is_stamped_with_the_wall_clock() {
+        let before = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as f64;
+        let input = json!({
+            "messages": [user("u1", "hi", 1_000)],
+            "agentState": {"requests": {"req-1": {"tool": "Bash", "arguments": {"command": "ls"}}}},
+            "options": {"hasMoreMessages": false}
+        });
+        let mut trace = RuleSet::default();
+        let output = run(&input, &mut trace).unwrap();
+        let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as f64;
+        let card = &output["blocks"][1];
+        assert_eq!(card["id"], "req-1");
+        assert_eq!(card["tool"]["state"], "pending");
+        let created_at = card["createdAt"].as_f64().unwrap();
+        assert!(before <= created_at && created_at <= after, "{created_at} not within [{before}, {after}]");
+        assert!(trace.0.contains("reduce.permission.synthesized-wall-clock"));
+    }
+
+    #[test]
+    fn message_ids_of_other_types_print_like_javascript() {
+        let input = json!({"messages": [
+            {"id": 7, "createdAt": "late", "localId": 3, "content": {"role": "agent", "content": "x"}}
+        ]});
+        let output = run(&input, &mut NoTrace).unwrap();
+        assert_eq!(output["blocks"][0]["id"], "7:0");
+        assert_eq!(output["blocks"][0]["createdAt"], 0);
+        assert_eq!(output["blocks"][0]["localId"], Value::Null);
+    }
+}

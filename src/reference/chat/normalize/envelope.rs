@@ -142,3 +142,81 @@ impl<'a> Wire<'a> {
         message
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::NoTrace;
+    use crate::reference::chat::model::{AgentItem, Content};
+    use serde_json::json;
+
+    fn agent(payload: Value) -> Value {
+        json!({"id": "m1", "localId": null, "createdAt": 1, "content": {"role": "agent", "content": payload}})
+    }
+
+    #[test]
+    fn renders_is_false_exactly_for_hidden_rows() {
+        let hidden = [
+            json!({"type": "output", "data": {"type": "assistant", "isMeta": true}}),
+            json!({"type": "output", "data": {"type": "system", "subtype": "init"}}),
+            json!({"type": "output", "data": {"type": "agy_message", "content": " "}}),
+            json!({"type": "codex", "data": {"type": "nope"}}),
+            json!({"type": "codex", "data": {"type": "generated-image", "imageId": 5, "image_id": "x"}}),
+            json!({"type": "codex", "data": {"type": "plan", "entries": [{"step": "", "title": "x"}]}}),
+            json!({"type": "codex"}),
+        ];
+        for payload in hidden {
+            assert!(!renders(&agent(payload.clone())), "{payload}");
+        }
+        let shown = [
+            json!({"type": "output", "data": {"type": "system", "subtype": "away_summary", "content": "back"}}),
+            json!({"type": "output", "data": []}),
+            json!({"type": "event", "data": {"type": "whatever"}}),
+            json!({"type": "event"}),
+            json!({"type": "codex", "data": {"type": "message", "message": ""}}),
+            json!({"type": "codex", "data": {"type": "plan", "entries": [""]}}),
+            json!("plain"),
+            json!(null),
+        ];
+        for payload in shown {
+            assert!(renders(&agent(payload.clone())), "{payload}");
+        }
+        assert!(renders(&json!({"id": "m", "content": {"role": "system", "content": {"type": "codex"}}})));
+        assert!(renders(&json!({"id": "m"})));
+        assert!(!renders(&json!("not a row")));
+    }
+
+    #[test]
+    fn claude_user_entry_of_text_parts_is_a_user_turn() {
+        // chat-normalize §15 example 6.
+        let message = agent(json!({"type": "output", "data": {
+            "type": "user", "uuid": "u", "timestamp": "2025-08-12T11:20:05.173Z",
+            "message": {"content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}]}
+        }}));
+        let mut message = message;
+        message["content"]["meta"] = json!({"sentFrom": "cli"});
+        let normalized = normalize_message(&message, &mut NoTrace).unwrap();
+        let Content::User(user) = &normalized.content else { panic!("not a user turn: {normalized:?}") };
+        assert_eq!(user.text, "first\n\nsecond");
+        assert_eq!(normalized.meta, Some(&json!({"sentFrom": "cli"})));
+        assert_eq!(normalized.agent_timestamp, Some(Some(1_754_997_605_173.0)));
+        assert!(!normalized.is_sidechain);
+    }
+
+    #[test]
+    fn fallback_texts_follow_the_constructed_examples() {
+        // chat-normalize §15 example 2.
+        let text = |message: &Value| match normalize_message(message, &mut NoTrace).map(|m| m.content) {
+            Some(Content::Agent(items)) => match items.first() {
+                Some(AgentItem::Text(text)) => text.text.to_string(),
+                other => panic!("{other:?}"),
+            },
+            Some(Content::User(user)) => user.text.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(text(&json!({"id": "m"})), "undefined");
+        assert_eq!(text(&json!({"id": "m", "content": {"role": "user", "content": null}})), "null");
+        assert_eq!(text(&agent(json!(42))), "42");
+        assert_eq!(text(&agent(json!("plain"))), "plain");
+    }
+}
