@@ -81,14 +81,18 @@ impl External {
         }
     }
 
-    /// Prints what happened outside any case (failed restarts, bad exits),
-    /// and warns when nothing could be judged at all.
-    pub fn print_notes(&self, report: &RunReport) {
+    /// Prints what happened outside any case (failed restarts, bad exits).
+    pub fn print_notes(&self) {
         if let External::Persistent(persistent) = self {
             for note in persistent.notes() {
                 eprintln!("warning: {note}");
             }
         }
+    }
+
+    /// Warns when nothing could be judged at all because the implementation
+    /// declared none of the selected suites and fixtureVersions.
+    pub fn warn_if_nothing_judged(&self, report: &RunReport) {
         let unsupported = report.summary.by_verdict.get(&Verdict::Unsupported).copied().unwrap_or(0);
         if unsupported > 0 && unsupported == report.summary.total {
             eprintln!(

@@ -101,7 +101,8 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let options = RunOptions { jobs: args.jobs, paths: args.paths.clone(), partition, cancel: Some(&interrupted) };
     let mut report = run(&corpus, &selected, implementation, &options);
     if let Some(external) = &external {
-        external.print_notes(&report);
+        external.print_notes();
+        external.warn_if_nothing_judged(&report);
     }
     if let Some(baseline) = &baseline {
         let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
