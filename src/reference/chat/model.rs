@@ -74,7 +74,7 @@ impl NormalizedMessage<'_> {
 
     /// `meta.sentFrom === "cli"`.
     pub fn sent_from_cli(&self) -> bool {
-        matches!(self.meta.and_then(|m| m.get("sentFrom")), Some(Value::String(s)) if s == "cli")
+        matches!(self.meta.and_then(|m| super::js::get(m, "sentFrom")), Some(Value::String(s)) if s == "cli")
     }
 }
 
@@ -150,7 +150,7 @@ impl<'a> Event<'a> {
 
     /// The event's `type` when it is a string.
     pub fn kind(&self) -> Option<&str> {
-        self.value.get("type").and_then(Value::as_str)
+        super::js::get(&self.value, "type").and_then(Value::as_str)
     }
 }
 
