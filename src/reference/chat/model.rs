@@ -28,8 +28,9 @@ pub struct NormalizedMessage<'a> {
     pub parent_tool_use_id: Option<&'a str>,
     /// The envelope's `meta`, on the paths that carry it.
     pub meta: Option<&'a Value>,
-    /// Token usage (Claude assistant entries and codex `token_count`).
-    pub usage: Option<Usage<'a>>,
+    /// Token usage (Claude assistant entries and codex `token_count`);
+    /// boxed because most messages have none.
+    pub usage: Option<Box<Usage<'a>>>,
     /// `model`: present (possibly null) on Claude assistant entries and agy text.
     pub model: Option<Option<&'a str>>,
     /// `agentTimestamp`: present (possibly null) on Claude `assistant`/`user` entries.

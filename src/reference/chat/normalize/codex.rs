@@ -29,7 +29,7 @@ pub(super) fn normalize_codex<'a>(
     let (content, usage) = decoded?;
     let mut message = wire.message(content, Carry::Agent);
     message.meta = record.meta;
-    message.usage = usage;
+    message.usage = usage.map(Box::new);
     Some(message)
 }
 

@@ -104,7 +104,7 @@ pub(super) fn reduce_timeline<'a>(
 ) -> (Vec<Block<'a>>, bool) {
     // Nested subagents recurse once per level; keep the stack bounded.
     stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || {
-        let mut timeline = Timeline { blocks: Vec::with_capacity(messages.len() * 2), ..Timeline::default() };
+        let mut timeline = Timeline { blocks: Vec::with_capacity(messages.len()), ..Timeline::default() };
         let injected: FastSet<&str> = messages
             .iter()
             .filter(|m| m.is_sidechain)
