@@ -16,6 +16,8 @@ pub mod exit_code {
     pub const FAILURES: i32 = 1;
     /// Usage or setup error, invalid fixtures, or fixtures the harness cannot judge.
     pub const CANNOT_JUDGE: i32 = 2;
+    /// Stopped by Ctrl-C (128 + SIGINT); the reports cover the cases that ran.
+    pub const INTERRUPTED: i32 = 130;
 }
 
 /// A problem with one fixture file. Every variant names the file; those that

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod baseline;
 pub mod compare;
 pub mod error;
 pub mod files;
@@ -28,6 +29,7 @@ pub mod implementation;
 pub mod json;
 pub mod reference;
 pub mod report;
+pub mod report_diff;
 pub mod run;
 pub mod suite;
 pub mod validate;

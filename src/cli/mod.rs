@@ -2,9 +2,16 @@
 //! outcomes to exit codes. This is the only place that knows about clap and
 //! anyhow; the library sees validated values only.
 
+mod adapter;
+mod baseline;
+mod check_adapter;
+mod compare;
 mod decode;
 mod fmt;
+mod impl_cmd;
+mod interrupt;
 mod list;
+mod report;
 mod run;
 mod validate;
 
@@ -35,6 +42,16 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Print the reference's expected output for wire input.
     Decode(decode::DecodeArgs),
+    /// Known-failure baselines: write one from a run, or check one.
+    Baseline(baseline::BaselineArgs),
+    /// Compare two JSON reports: regressions, fixes, new and removed fixtures.
+    Compare(compare::CompareArgs),
+    /// Merge shard reports, or render reports as HTML.
+    Report(report::ReportArgs),
+    /// Serve the reference implementations over the subprocess protocol on stdin/stdout.
+    Adapter(adapter::AdapterArgs),
+    /// Smoke-test an external implementation's protocol and explain each problem.
+    CheckAdapter(check_adapter::CheckAdapterArgs),
 }
 
 /// Parses the command line, runs the command on a large-stack thread and
@@ -71,6 +88,11 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Validate(args) => validate::execute(args),
         Command::Fmt(args) => fmt::execute(args),
         Command::Decode(args) => decode::execute(args),
+        Command::Baseline(args) => baseline::execute(args),
+        Command::Compare(args) => compare::execute(args),
+        Command::Report(args) => report::execute(args),
+        Command::Adapter(args) => adapter::execute(args),
+        Command::CheckAdapter(args) => check_adapter::execute(args),
     }
 }
 

@@ -2,10 +2,13 @@
 //!
 //! An [`Implementation`] turns a case's input part into an output. The
 //! reference runs in-process; an external decoder runs as a child process
-//! (see the subprocess module). Both report faults as [`Outcome`]s, never as
-//! errors of the harness.
+//! (see [`subprocess`]). Both report faults as [`Outcome`]s, never as
+//! errors of the harness. [`serve`] is the other end of the subprocess
+//! protocol: the reference offered to the harness as an external program.
 
 mod reference;
+pub mod serve;
+pub mod subprocess;
 
 pub use reference::ReferenceImplementation;
 
@@ -70,6 +73,21 @@ pub enum Outcome {
     ProtocolError(String),
 }
 
+impl Outcome {
+    /// The message or reason the outcome carries (all but an output do).
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Outcome::Output(_) => None,
+            Outcome::Error(message)
+            | Outcome::Skipped(message)
+            | Outcome::Unsupported(message)
+            | Outcome::Crash(message)
+            | Outcome::Timeout(message)
+            | Outcome::ProtocolError(message) => Some(message),
+        }
+    }
+}
+
 /// An outcome plus what the implementation wrote to stderr meanwhile.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CaseRun {
@@ -85,6 +103,18 @@ impl From<Outcome> for CaseRun {
     }
 }
 
+/// A verdict an implementation earned on a case after the case was judged,
+/// such as a second reply to it. The run applies it to that case's report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LateOutcome {
+    /// Suite of the case.
+    pub suite: String,
+    /// Fixture name of the case.
+    pub fixture: String,
+    /// The outcome that replaces the case's verdict.
+    pub outcome: Outcome,
+}
+
 /// Something that can run cases. Implementations are shared by the worker
 /// threads of a run, so `run_case` takes `&self`.
 pub trait Implementation: Send + Sync {
@@ -96,4 +126,10 @@ pub trait Implementation: Send + Sync {
 
     /// Called once when the run is over (stop child processes, …).
     fn finish(&self) {}
+
+    /// Faults attributed to cases after they were judged, collected up to
+    /// [`Implementation::finish`]. Each call takes them.
+    fn late_outcomes(&self) -> Vec<LateOutcome> {
+        Vec::new()
+    }
 }

@@ -2,9 +2,19 @@
 //! against, one module per suite. Each exposes a total function from a case's
 //! input part to its expected part (see [`crate::suite::ReferenceFn`]).
 
-use std::collections::BTreeSet;
-
+pub mod agent_events;
+pub mod catalogs;
 pub mod chat;
+pub mod claude_display;
+pub mod claude_events;
+pub mod codex_app_server_events;
+pub mod codex_exec_events;
+pub mod event_fold;
+pub mod pagination;
+pub mod sse;
+pub mod tool_policy;
+
+use std::collections::BTreeSet;
 
 /// Records which named decode rules a reference run exercised.
 ///

@@ -1,6 +1,7 @@
 //! Markdown for CI step summaries and pull-request comments: a summary table
 //! per suite and each non-passing case in a collapsible block.
 
+use super::cluster::headline;
 use super::model::{RunReport, Tally, Verdict};
 use crate::compare::render_plain;
 use std::io;
@@ -8,10 +9,16 @@ use std::io;
 /// Longest stderr excerpt shown per case.
 const MAX_STDERR_CHARS: usize = 4000;
 
+/// Clusters listed in the table; the rest are counted.
+const MAX_CLUSTERS: usize = 20;
+
+/// Example case ids listed per cluster.
+const MAX_CLUSTER_EXAMPLES: usize = 5;
+
 /// Writes the report as Markdown.
 pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
     let mut md = String::new();
-    let status = if report.summary.failed == 0 { "✅" } else { "❌" };
+    let status = if report.exit_code() == 0 { "✅" } else { "❌" };
     md.push_str(&format!("## {status} conform: {}\n\n", report.summary.summary_line()));
     md.push_str(&format!(
         "Implementation: `{}` {} ({}) · harness conform {} · {}\n\n",
@@ -39,6 +46,9 @@ pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result
         md.push('\n');
     }
     md.push('\n');
+
+    md.push_str(&clusters_section(report));
+    md.push_str(&baseline_section(report));
 
     let notable: Vec<_> = report.notices.iter().filter(|n| n.level != crate::fixture::NoticeLevel::Note).collect();
     if !notable.is_empty() {
@@ -88,6 +98,63 @@ pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result
     out.write_all(md.as_bytes())
 }
 
+/// `### 31 failures, 2 causes` and a table of the causes.
+fn clusters_section(report: &RunReport) -> String {
+    let Some(headline) = headline(&report.cases, &report.clusters) else { return String::new() };
+    let mut md = format!("### {headline}\n\n| cases | cause | examples |\n|---:|---|---|\n");
+    for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
+        let mut examples: Vec<String> = cluster
+            .cases
+            .iter()
+            .take(MAX_CLUSTER_EXAMPLES)
+            .map(|id| format!("<code>{}</code>", html_escape(id)))
+            .collect();
+        if cluster.cases.len() > MAX_CLUSTER_EXAMPLES {
+            examples.push(format!("and {} more", cluster.cases.len() - MAX_CLUSTER_EXAMPLES));
+        }
+        let known =
+            if cluster.known_failures > 0 { format!(" ({} known)", cluster.known_failures) } else { String::new() };
+        md.push_str(&format!(
+            "| {}{known} | {} | {} |\n",
+            cluster.cases.len(),
+            escape_cell(&cluster.label),
+            examples.join(", ")
+        ));
+    }
+    if report.clusters.len() > MAX_CLUSTERS {
+        md.push_str(&format!("\n… and {} more causes\n", report.clusters.len() - MAX_CLUSTERS));
+    }
+    md.push('\n');
+    md
+}
+
+/// The baseline's effect and every entry that fails the run.
+fn baseline_section(report: &RunReport) -> String {
+    let Some(baseline) = &report.baseline else { return String::new() };
+    let count = |verdict: Verdict| report.summary.by_verdict.get(&verdict).copied().unwrap_or(0);
+    let mut md = format!(
+        "### Baseline <code>{}</code>\n\n{} entries · {} xfail · {} xpass\n\n",
+        html_escape(&baseline.path),
+        baseline.entries.len(),
+        count(Verdict::Xfail),
+        count(Verdict::Xpass)
+    );
+    for problem in baseline.problems() {
+        md.push_str(&format!("- ❌ {}\n", escape_inline(&problem)));
+    }
+    for entry in &baseline.entries {
+        for id in &entry.passed {
+            md.push_str(&format!(
+                "- ❌ <code>{}</code> passes: remove the entry <code>{}</code>\n",
+                html_escape(id),
+                html_escape(&entry.id)
+            ));
+        }
+    }
+    md.push('\n');
+    md
+}
+
 /// The diff with `-`/`+` in the first column so GitHub colors it.
 fn diff_for_markdown(hunks: &[crate::compare::DiffHunk]) -> String {
     render_plain(hunks)
@@ -104,7 +171,7 @@ fn diff_for_markdown(hunks: &[crate::compare::DiffHunk]) -> String {
 }
 
 /// A fenced code block whose fence is longer than any backtick run inside.
-fn fenced(language: &str, text: &str) -> String {
+pub(crate) fn fenced(language: &str, text: &str) -> String {
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     format!("{fence}{language}\n{}\n{fence}\n", text.trim_end_matches('\n'))
@@ -127,12 +194,12 @@ fn tail(text: &str, max_chars: usize) -> String {
     format!("…{}", text.chars().skip(count - max_chars).collect::<String>())
 }
 
-fn html_escape(text: &str) -> String {
+pub(crate) fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Inline text: HTML-escaped and with Markdown emphasis characters neutralized.
-fn escape_inline(text: &str) -> String {
+pub(crate) fn escape_inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in html_escape(text).chars() {
         if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#') {

@@ -3,22 +3,33 @@
 //! Every writer is a pure function of the report that writes to an injected
 //! `io::Write`, so tests can capture output and the CLI decides where it goes.
 
+pub mod cluster;
+mod html;
+mod html_json;
 mod json;
 mod junit;
 mod markdown;
+mod merge;
 mod model;
 mod palette;
 mod pretty;
+mod read;
 
+pub use cluster::{Cluster, Signature};
+pub use html::{write_html, write_html_matrix};
+pub use html_json::escape as escape_html;
 pub use json::{REPORT_SCHEMA, write_json};
 pub use junit::write_junit;
 pub use markdown::write_markdown;
+pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced, html_escape as markdown_html};
+pub use merge::{MergeError, merge};
 pub use model::{
     CaseReport, Counts, DifferenceReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport,
     SuiteCounts, Tally, Verdict,
 };
 pub use palette::Palette;
 pub use pretty::{PrettyOptions, write_pretty};
+pub use read::{ReportReadError, parse_report, read_report};
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -34,6 +45,8 @@ pub enum Format {
     Junit,
     /// Markdown for CI step summaries and PR comments (`conform-report.md`).
     Markdown,
+    /// One self-contained HTML page (`conform-report.html`).
+    Html,
 }
 
 impl Format {
@@ -44,6 +57,7 @@ impl Format {
             Format::Json => Some("conform-report.json"),
             Format::Junit => Some("junit.xml"),
             Format::Markdown => Some("conform-report.md"),
+            Format::Html => Some("conform-report.html"),
         }
     }
 
@@ -54,6 +68,7 @@ impl Format {
             Format::Json => write_json(report, out),
             Format::Junit => write_junit(report, out),
             Format::Markdown => write_markdown(report, out),
+            Format::Html => write_html(report, out),
         }
     }
 }

@@ -3,6 +3,8 @@
 //! It is also the JSON report's schema (`schemas/report.schema.json`), so it
 //! deserializes too: report diffs, baselines and merges read it back.
 
+use super::cluster::{Cluster, cluster};
+use crate::baseline::BaselineSummary;
 use crate::compare::{DiffHunk, Difference, DifferenceKind};
 use crate::error::exit_code;
 use crate::fixture::Notice;
@@ -261,6 +263,18 @@ impl Counts {
         }
     }
 
+    /// The headline counts with their names, in display order: passed,
+    /// failed, known failures, skipped, total.
+    pub fn named(&self) -> [(&'static str, usize); 5] {
+        [
+            ("passed", self.passed),
+            ("failed", self.failed),
+            ("known failures", self.known_failures),
+            ("skipped", self.skipped),
+            ("total", self.total),
+        ]
+    }
+
     /// `N passed, N failed` plus `, N skipped` / `, N known failures` when
     /// there are any: the last line of the terminal report.
     pub fn summary_line(&self) -> String {
@@ -322,13 +336,20 @@ pub struct RunReport {
     pub suites: Vec<SuiteCounts>,
     /// One entry per fixture, in discovery order.
     pub cases: Vec<CaseReport>,
+    /// Failures grouped by signature, largest group first.
+    #[serde(default)]
+    pub clusters: Vec<Cluster>,
+    /// What the known-failures baseline did, when the run used one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineSummary>,
 }
 
 impl RunReport {
-    /// Recomputes `summary` and `suites` from `cases` (after cases changed,
-    /// e.g. when a baseline reclassifies them).
+    /// Recomputes `summary`, `suites` and `clusters` from `cases` (after
+    /// cases changed, e.g. when a baseline reclassifies them).
     pub fn recount(&mut self) {
         self.summary = Counts::of(&self.cases);
+        self.clusters = cluster(&self.cases, self.baseline.as_ref());
         let mut suites: Vec<SuiteCounts> = Vec::new();
         for case in &self.cases {
             match suites.iter_mut().find(|s| s.suite == case.suite) {
@@ -347,10 +368,14 @@ impl RunReport {
 
     /// The process exit code for this run: 2 when anything could not be
     /// judged (invalid fixtures, unsupported versions, corpus errors), else 1
-    /// when anything failed, else 0.
+    /// when anything failed or a baseline entry is stale or expired, else 0.
     pub fn exit_code(&self) -> i32 {
         let corpus_errors = self.notices.iter().any(|n| n.level == crate::fixture::NoticeLevel::Error);
-        let worst = self.cases.iter().map(|c| c.verdict.exit_code()).max().unwrap_or(exit_code::CONFORMANT);
+        let baseline = match &self.baseline {
+            Some(summary) if summary.fails_run() => exit_code::FAILURES,
+            _ => exit_code::CONFORMANT,
+        };
+        let worst = self.cases.iter().map(|c| c.verdict.exit_code()).fold(baseline, i32::max);
         if corpus_errors { exit_code::CANNOT_JUDGE } else { worst }
     }
 }

@@ -1,6 +1,7 @@
 //! The terminal report: each case that did not pass with its differences and
 //! diff, a per-suite table, and the summary line `N passed, N failed` last.
 
+use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
 use super::palette::Palette;
 use crate::compare::{DiffTag, format_line, hunk_header};
@@ -8,6 +9,12 @@ use std::io;
 
 /// Longest stderr excerpt printed per case.
 const MAX_STDERR_LINES: usize = 20;
+
+/// Clusters listed in the terminal; the rest are counted.
+const MAX_CLUSTERS: usize = 10;
+
+/// Example case ids listed per cluster.
+const MAX_CLUSTER_EXAMPLES: usize = 3;
 
 /// Options of the terminal report.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,6 +56,8 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
     if needs_blank_line {
         writeln!(out)?;
     }
+    write_clusters(report, out, p)?;
+    write_baseline(report, out, p)?;
     if report.suites.len() > 1 {
         let width = report.suites.iter().map(|s| s.suite.len()).max().unwrap_or(0);
         for suite in &report.suites {
@@ -66,7 +75,7 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
         writeln!(out, "failed: {}", failing.join(", "))?;
     }
     let line = report.summary.summary_line();
-    let line = if report.summary.failed == 0 { p.good(&line) } else { p.bad(&line) };
+    let line = if report.exit_code() == 0 { p.good(&line) } else { p.bad(&line) };
     writeln!(out, "{line}")
 }
 
@@ -122,4 +131,52 @@ fn label(verdict: Verdict) -> String {
 
 fn breakdown(counts: &super::model::Counts) -> String {
     counts.by_verdict.iter().map(|(verdict, n)| format!("{n} {verdict}")).collect::<Vec<_>>().join(", ")
+}
+
+/// `31 failures, 2 causes:` and one line per cause with example cases.
+fn write_clusters(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io::Result<()> {
+    let Some(headline) = headline(&report.cases, &report.clusters) else { return Ok(()) };
+    writeln!(out, "{}", p.bold(&format!("{headline}:")))?;
+    let width = report.clusters.first().map_or(1, |c| c.cases.len().to_string().len());
+    for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
+        let mut examples = cluster.cases.iter().take(MAX_CLUSTER_EXAMPLES).cloned().collect::<Vec<_>>().join(", ");
+        let more = cluster.cases.len().saturating_sub(MAX_CLUSTER_EXAMPLES);
+        if more > 0 {
+            examples.push_str(&format!(" and {more} more"));
+        }
+        let known =
+            if cluster.known_failures > 0 { format!(" ({} known)", cluster.known_failures) } else { String::new() };
+        writeln!(
+            out,
+            "  {:>width$}  {}{known}  {}",
+            cluster.cases.len(),
+            cluster.label,
+            p.dim(&examples),
+            width = width
+        )?;
+    }
+    if report.clusters.len() > MAX_CLUSTERS {
+        writeln!(out, "  … and {} more causes", report.clusters.len() - MAX_CLUSTERS)?;
+    }
+    writeln!(out)
+}
+
+/// The baseline's effect and every entry that fails the run.
+fn write_baseline(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io::Result<()> {
+    let Some(baseline) = &report.baseline else { return Ok(()) };
+    let count = |verdict: Verdict| report.summary.by_verdict.get(&verdict).copied().unwrap_or(0);
+    let problems = baseline.problems();
+    writeln!(
+        out,
+        "baseline {}: {} entries, {} xfail, {} xpass, {} stale or expired",
+        baseline.path,
+        baseline.entries.len(),
+        count(Verdict::Xfail),
+        count(Verdict::Xpass),
+        problems.len()
+    )?;
+    for problem in problems {
+        writeln!(out, "  {}", p.bad(&problem))?;
+    }
+    writeln!(out)
 }

@@ -6,11 +6,11 @@
 
 mod select;
 
-pub use select::{Selection, select};
+pub use select::{Selection, fnv1a_64, parse_partition, select, shard_of};
 
 use crate::compare::{compare, render_plain};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture, Notice};
-use crate::implementation::{CaseRequest, Implementation, Outcome};
+use crate::implementation::{CaseRequest, Implementation, LateOutcome, Outcome};
 use crate::report::{
     CaseReport, DifferenceReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport, Verdict,
 };
@@ -83,8 +83,11 @@ pub fn run(
     });
     implementation.finish();
 
-    let cases: Vec<CaseReport> =
+    let mut cases: Vec<CaseReport> =
         results.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).into_iter().flatten().collect();
+    for late in implementation.late_outcomes() {
+        apply_late(corpus, &mut cases, late);
+    }
     let mut notices: Vec<Notice> = corpus.notices.clone();
     if cases.len() < selected.len() {
         notices.push(Notice::warning(format!(
@@ -106,9 +109,33 @@ pub fn run(
         summary: Default::default(),
         suites: Vec::new(),
         cases,
+        clusters: Vec::new(),
+        baseline: None,
     };
     report.recount();
     report
+}
+
+/// Gives a case the verdict of a fault found after it was judged (a second
+/// reply to it, say); the first verdict stays in the message.
+fn apply_late(corpus: &Corpus, cases: &mut [CaseReport], late: LateOutcome) {
+    let Some(case) = cases.iter_mut().find(|c| c.suite == late.suite && c.name == late.fixture) else { return };
+    let (verdict, message) = match late.outcome {
+        Outcome::ProtocolError(message) => (Verdict::ProtocolError, message),
+        Outcome::Crash(message) => (Verdict::Crash, message),
+        Outcome::Timeout(message) => (Verdict::Timeout, message),
+        Outcome::Error(message) => (Verdict::Error, message),
+        Outcome::Output(_) | Outcome::Skipped(_) | Outcome::Unsupported(_) => return,
+    };
+    case.message = Some(format!("{message} (first verdict: {})", case.verdict));
+    case.verdict = verdict;
+    if case.input.is_none()
+        && let Some(FixtureStatus::Ready(parts)) =
+            corpus.fixtures.iter().find(|f| f.id == case.id).map(|fixture| &fixture.status)
+    {
+        case.input = Some(parts.input.clone());
+        case.expected = Some(parts.expected.clone());
+    }
 }
 
 /// Judges one fixture: runs it (when it can run) and assigns the verdict.

@@ -1,14 +1,48 @@
 //! Choosing which loaded fixtures a run covers: `--filter` globs over
 //! fixture ids and `--partition K/N` shards.
+//!
+//! A shard is chosen by a fixed hash of the fixture id (64-bit FNV-1a over
+//! its UTF-8 bytes), never by position or by std's randomly keyed hasher:
+//! every machine puts a fixture in the same shard, and adding a fixture does
+//! not move the others.
 
 use crate::error::SetupError;
 use crate::fixture::Corpus;
+use crate::report::Partition;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// The cases a run covers.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     globs: Option<GlobSet>,
+    partition: Option<Partition>,
+}
+
+/// 64-bit FNV-1a of `bytes`.
+pub fn fnv1a_64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET_BASIS, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME))
+}
+
+/// The 1-based shard of `count` that fixture `id` belongs to.
+pub fn shard_of(id: &str, count: u32) -> u32 {
+    let count = count.max(1);
+    // The remainder is below `count`, so it fits in u32.
+    (fnv1a_64(id.as_bytes()) % u64::from(count)) as u32 + 1
+}
+
+/// Parses `K/N` (1 <= K <= N).
+pub fn parse_partition(text: &str) -> Result<Partition, SetupError> {
+    let bad = |why: &str| SetupError::Usage(format!("invalid --partition `{text}`: {why} (expected K/N, e.g. 2/3)"));
+    let (index, count) = text.trim().split_once('/').ok_or_else(|| bad("no `/`"))?;
+    let index: u32 = index.trim().parse().map_err(|_| bad("K is not a whole number"))?;
+    let count: u32 = count.trim().parse().map_err(|_| bad("N is not a whole number"))?;
+    if count == 0 || index == 0 || index > count {
+        return Err(bad("K must be between 1 and N"));
+    }
+    Ok(Partition { index, count })
 }
 
 impl Selection {
@@ -16,7 +50,7 @@ impl Selection {
     /// `*` also crosses `/`). No globs selects everything.
     pub fn new(filters: &[String]) -> Result<Self, SetupError> {
         if filters.is_empty() {
-            return Ok(Selection { globs: None });
+            return Ok(Selection::default());
         }
         let mut builder = GlobSetBuilder::new();
         for filter in filters {
@@ -29,12 +63,19 @@ impl Selection {
         let set = builder
             .build()
             .map_err(|err| SetupError::BadFilter { glob: filters.join(" "), message: err.to_string() })?;
-        Ok(Selection { globs: Some(set) })
+        Ok(Selection { globs: Some(set), partition: None })
+    }
+
+    /// Restricts the selection to one shard.
+    pub fn with_partition(mut self, partition: Option<Partition>) -> Self {
+        self.partition = partition;
+        self
     }
 
     /// Whether the fixture id is selected.
     pub fn matches(&self, id: &str) -> bool {
         self.globs.as_ref().is_none_or(|set| set.is_match(id))
+            && self.partition.is_none_or(|p| shard_of(id, p.count) == p.index)
     }
 }
 
@@ -55,5 +96,39 @@ mod tests {
         assert!(!selection.matches("sse/team-state-null-clear"));
         assert!(Selection::new(&[]).unwrap().matches("anything"));
         assert!(Selection::new(&["[".to_owned()]).is_err());
+    }
+
+    #[test]
+    fn fnv1a_matches_the_published_test_vectors() {
+        assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a_64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a_64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn shards_cover_every_id_exactly_once() {
+        let ids: Vec<String> = (0..300).map(|i| format!("chat/fixture-{i}")).collect();
+        let mut sizes = [0usize; 3];
+        for id in &ids {
+            let shard = shard_of(id, 3);
+            let selected: Vec<u32> = (1..=3)
+                .filter(|&k| Selection::default().with_partition(Some(Partition { index: k, count: 3 })).matches(id))
+                .collect();
+            assert_eq!(selected, [shard]);
+            sizes[(shard - 1) as usize] += 1;
+        }
+        // A fair hash spreads 300 ids roughly evenly.
+        assert!(sizes.iter().all(|&n| (70..=130).contains(&n)), "{sizes:?}");
+        // Stable across runs and machines: pinned values.
+        assert_eq!(shard_of("chat/user-plain-text", 3), shard_of("chat/user-plain-text", 3));
+        assert_eq!(shard_of("a", 7), (0xaf63_dc4c_8601_ec8c_u64 % 7) as u32 + 1);
+    }
+
+    #[test]
+    fn partition_syntax_is_checked() {
+        assert_eq!(parse_partition("2/3").unwrap(), Partition { index: 2, count: 3 });
+        for bad in ["0/3", "4/3", "1/0", "x/3", "3", "1/-2"] {
+            assert!(parse_partition(bad).is_err(), "{bad}");
+        }
     }
 }

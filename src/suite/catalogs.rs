@@ -1,9 +1,16 @@
-//! The `catalogs` suite: HAPI reference tables (permission modes per flavor).
+//! The `catalogs` suite: the permission-mode catalog per agent flavor and the
+//! codex collaboration modes (`catalogs/modes.json`).
+//!
+//! The document is a bare table with no envelope, so the suite uses
+//! [`Layout::Table`]: the input is `{}` and the whole document is expected.
 
-use super::{Layout, Suite};
+use super::{Layout, PointerContext, ReferenceFn, Suite};
+use crate::json::pointer;
+use crate::reference::catalogs;
+use serde_json::Value;
 
-/// No input; the implementation's whole table is compared with the file.
-#[derive(Debug)]
+/// See the module docs.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct CatalogsSuite;
 
 impl Suite for CatalogsSuite {
@@ -12,7 +19,7 @@ impl Suite for CatalogsSuite {
     }
 
     fn title(&self) -> &'static str {
-        "HAPI reference tables: permission modes per agent flavor, codex collaboration modes"
+        "permission-mode catalog per agent flavor and codex collaboration modes"
     }
 
     fn supported_versions(&self) -> &'static [u32] {
@@ -26,4 +33,26 @@ impl Suite for CatalogsSuite {
     fn layout(&self) -> Layout {
         Layout::Table
     }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(catalogs::reference)
+    }
+
+    fn pointer_context(&self, _input: &Value, pointer: &str) -> Option<PointerContext> {
+        let tokens = pointer::tokens(pointer);
+        let (label, consumed) = match tokens.as_slice() {
+            [table, flavor, index, ..] if table == "permissionModesByFlavor" => {
+                (format!("flavor {flavor}: option {index}"), 3)
+            }
+            [table, flavor] if table == "permissionModesByFlavor" => (format!("flavor {flavor}: options"), 2),
+            [table, index, ..] if table == "codexCollaborationModes" => (format!("collaboration mode {index}"), 2),
+            _ => return None,
+        };
+        Some(PointerContext { label, rest: pointer_below(pointer, consumed) })
+    }
+}
+
+/// The part of `pointer` below its first `depth` tokens (still escaped).
+fn pointer_below(pointer: &str, depth: usize) -> String {
+    pointer.match_indices('/').nth(depth).map_or_else(String::new, |(at, _)| pointer[at..].to_owned())
 }

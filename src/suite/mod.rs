@@ -8,10 +8,17 @@
 //! Adding a suite is local: write a type implementing [`Suite`] in its own
 //! file here, add its schema under `schemas/`, and list it in [`all`].
 
+mod agent_events;
 pub mod catalogs;
 pub mod chat;
+pub mod claude_display;
+pub mod claude_events;
+pub mod codex_app_server_events;
+pub mod codex_exec_events;
+pub mod event_fold;
 pub mod pagination;
 pub mod sse;
+pub mod tool_policy;
 
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
@@ -167,7 +174,18 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Map<String, Value>
 
 /// Every suite the harness knows, in report order.
 pub fn all() -> &'static [&'static dyn Suite] {
-    &[&chat::ChatSuite, &sse::SseSuite, &pagination::PaginationSuite, &catalogs::CatalogsSuite]
+    &[
+        &chat::ChatSuite,
+        &sse::SseSuite,
+        &pagination::PaginationSuite,
+        &catalogs::CatalogsSuite,
+        &claude_display::ClaudeDisplay,
+        &claude_events::ClaudeEventsSuite,
+        &codex_app_server_events::CodexAppServerEventsSuite,
+        &codex_exec_events::CodexExecEventsSuite,
+        &event_fold::EventFoldSuite,
+        &tool_policy::ToolPolicySuite,
+    ]
 }
 
 /// Looks a suite up by folder name.

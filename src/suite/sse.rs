@@ -1,9 +1,19 @@
-//! The `sse` suite: the HAPI `session-updated` versioned-patch fold.
+//! The `sse` suite: the `session-updated` patch fold.
+//!
+//! Input `{initialSession, patches}`, expected
+//! `{expectedPatchResults, expectedSession}` ([`Layout::Keys`]). A verdict
+//! mismatch is reported against its patch (`patches[3]: verdict`) even when
+//! the final session matches.
 
-use super::{Layout, Suite};
+use super::{CaseParts, Layout, PointerContext, ReferenceFn, Suite};
+use crate::reference::sse;
+use serde_json::{Map, Value};
 
-/// Initial session + patches → per-patch verdicts and the final session.
-#[derive(Debug)]
+const INPUT_KEYS: &[&str] = &["initialSession", "patches"];
+const EXPECTED_KEYS: &[&str] = &["expectedPatchResults", "expectedSession"];
+
+/// See the module docs.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct SseSuite;
 
 impl Suite for SseSuite {
@@ -12,7 +22,7 @@ impl Suite for SseSuite {
     }
 
     fn title(&self) -> &'static str {
-        "HAPI session-patch fold: per-patch verdicts and the final session"
+        "session-updated patch fold: per-patch verdicts and the final session"
     }
 
     fn supported_versions(&self) -> &'static [u32] {
@@ -24,6 +34,54 @@ impl Suite for SseSuite {
     }
 
     fn layout(&self) -> Layout {
-        Layout::Keys { input: &["initialSession", "patches"], expected: &["expectedPatchResults", "expectedSession"] }
+        Layout::Keys { input: INPUT_KEYS, expected: EXPECTED_KEYS }
     }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(sse::reference)
+    }
+
+    /// The [`Layout::Keys`] split, plus the one rule a schema cannot state:
+    /// there is exactly one verdict per patch.
+    fn split(&self, document: &Value) -> Result<CaseParts, String> {
+        let object = document.as_object().ok_or("the document is not a JSON object")?;
+        let patches = object.get("patches").and_then(Value::as_array).map_or(0, Vec::len);
+        let verdicts = object.get("expectedPatchResults").and_then(Value::as_array).map_or(0, Vec::len);
+        if patches != verdicts {
+            return Err(format!(
+                "`expectedPatchResults` has {verdicts} verdicts for {patches} patches (one verdict per patch)"
+            ));
+        }
+        Ok(CaseParts { input: pick(object, INPUT_KEYS)?, expected: pick(object, EXPECTED_KEYS)? })
+    }
+
+    fn pointer_context(&self, _input: &Value, pointer: &str) -> Option<PointerContext> {
+        let mut tokens = pointer.split('/').skip(1);
+        match (tokens.next()?, tokens.next()) {
+            ("expectedPatchResults", Some(index)) => {
+                Some(PointerContext { label: format!("patches[{index}]: verdict"), rest: pointer_below(pointer, 2) })
+            }
+            ("expectedPatchResults", None) => {
+                Some(PointerContext { label: "verdicts".to_owned(), rest: String::new() })
+            }
+            ("expectedSession", _) => {
+                Some(PointerContext { label: "final session".to_owned(), rest: pointer_below(pointer, 1) })
+            }
+            _ => None,
+        }
+    }
+}
+
+fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Value, String> {
+    let mut picked = Map::new();
+    for key in keys {
+        let value = object.get(*key).ok_or_else(|| format!("the document has no `{key}` member"))?;
+        picked.insert((*key).to_owned(), value.clone());
+    }
+    Ok(Value::Object(picked))
+}
+
+/// The part of `pointer` below its first `depth` tokens (still escaped).
+fn pointer_below(pointer: &str, depth: usize) -> String {
+    pointer.match_indices('/').nth(depth).map_or_else(String::new, |(at, _)| pointer[at..].to_owned())
 }

@@ -1,0 +1,348 @@
+//! The known-failures file: a TOML document people edit by hand, parsed into
+//! a validated [`Baseline`].
+//!
+//! ```toml
+//! version = 1
+//! implementation = "swift-decoder"   # optional: warns when used for another
+//!
+//! [[known-failure]]
+//! id = "chat/claude-tool-use-result-pair"   # a fixture id, or a glob such as "chat/codex-*"
+//! verdict = "fail"                          # fail, error, crash, timeout, protocol-error, skipped, unsupported
+//! reason = "tool results are not folded into their tool block yet"
+//! issue = "https://tracker.example/DEC-142" # optional
+//! expires = 2026-12-31                      # optional: after this day the entry fails the run
+//! ```
+//!
+//! Every problem is one error naming the file and line, so a typo never turns
+//! into a silently ignored entry (unknown keys are rejected too).
+
+use crate::json::line_column;
+use crate::report::Verdict;
+use chrono::NaiveDate;
+use globset::{GlobBuilder, GlobMatcher};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+use toml::Spanned;
+
+/// The baseline format version this harness reads and writes.
+pub const BASELINE_FORMAT_VERSION: u32 = 1;
+
+/// Verdicts an entry may expect: the ones an implementation earns on a
+/// fixture it does not (yet) handle. `invalid` and `unsupported-version` are
+/// problems of the corpus or the harness, which a baseline must not hide.
+pub const BASELINE_VERDICTS: [Verdict; 7] = [
+    Verdict::Fail,
+    Verdict::Error,
+    Verdict::Crash,
+    Verdict::Timeout,
+    Verdict::ProtocolError,
+    Verdict::Skipped,
+    Verdict::Unsupported,
+];
+
+/// A problem with a baseline file.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum BaselineError {
+    /// The file could not be read.
+    #[error("{}: cannot read the baseline: {message}", path.display())]
+    Read {
+        /// The baseline file.
+        path: PathBuf,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// The file is not valid TOML, or does not have the baseline's shape.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        /// The baseline file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// One entry is well-formed TOML but not a valid entry.
+    #[error("{}:{line}: known-failure `{id}`: {message}", path.display())]
+    Entry {
+        /// The baseline file.
+        path: PathBuf,
+        /// 1-based line of the entry's `id`.
+        line: usize,
+        /// The entry's `id`.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// How an entry names fixtures.
+#[derive(Clone, Debug)]
+enum Matcher {
+    Exact,
+    Glob(GlobMatcher),
+}
+
+/// One known failure.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The fixture id (`suite/name`) or a glob over ids, as written.
+    pub id: String,
+    /// The verdict the fixture is expected to get.
+    pub verdict: Verdict,
+    /// Why it fails (required: an entry without a reason is never reviewed).
+    pub reason: String,
+    /// A link to (or key of) the issue that tracks the fix.
+    pub issue: Option<String>,
+    /// The last day the entry holds; after it the entry fails the run.
+    pub expires: Option<NaiveDate>,
+    /// 1-based line of the entry in its file (0 when built in code).
+    pub line: usize,
+    matcher: Matcher,
+}
+
+impl Entry {
+    /// Builds an entry; `id` is a glob when it contains `*`, `?`, `[` or `{`.
+    pub fn new(id: &str, verdict: Verdict, reason: &str) -> Result<Self, String> {
+        if id.trim().is_empty() {
+            return Err("`id` is empty".to_owned());
+        }
+        if !BASELINE_VERDICTS.contains(&verdict) {
+            return Err(verdict_problem(verdict.as_str()));
+        }
+        if reason.trim().is_empty() {
+            return Err("`reason` is empty: say why the fixture fails, so the entry can be reviewed".to_owned());
+        }
+        let matcher = if is_glob(id) {
+            let glob =
+                GlobBuilder::new(id).literal_separator(false).build().map_err(|err| format!("bad glob: {err}"))?;
+            Matcher::Glob(glob.compile_matcher())
+        } else {
+            Matcher::Exact
+        };
+        Ok(Entry {
+            id: id.to_owned(),
+            verdict,
+            reason: reason.to_owned(),
+            issue: None,
+            expires: None,
+            line: 0,
+            matcher,
+        })
+    }
+
+    /// Whether the entry names fixtures by glob rather than by exact id.
+    pub fn is_glob(&self) -> bool {
+        matches!(self.matcher, Matcher::Glob(_))
+    }
+
+    /// Whether the entry names the fixture `id`.
+    pub fn matches(&self, id: &str) -> bool {
+        match &self.matcher {
+            Matcher::Exact => self.id == id,
+            Matcher::Glob(glob) => glob.is_match(id),
+        }
+    }
+
+    /// Whether the entry is past its expiry date on `today`. An entry is
+    /// still valid on the day it expires.
+    pub fn is_expired(&self, today: NaiveDate) -> bool {
+        self.expires.is_some_and(|last_day| today > last_day)
+    }
+
+    /// The suite the entry is about, when its id names one literally.
+    pub fn suite(&self) -> Option<&str> {
+        let (suite, _) = self.id.split_once('/')?;
+        (!is_glob(suite)).then_some(suite)
+    }
+}
+
+fn is_glob(text: &str) -> bool {
+    text.contains(['*', '?', '[', '{'])
+}
+
+fn verdict_problem(verdict: &str) -> String {
+    let allowed: Vec<&str> = BASELINE_VERDICTS.iter().map(|v| v.as_str()).collect();
+    let hint = match verdict {
+        "pass" => " (a passing fixture needs no entry)",
+        "xfail" | "xpass" => " (those are what the baseline turns verdicts into)",
+        "invalid" | "unsupported-version" => " (fix the fixture or upgrade conform; a baseline cannot hide that)",
+        _ => "",
+    };
+    format!("`verdict = \"{verdict}\"` is not allowed{hint}; use one of: {}", allowed.join(", "))
+}
+
+/// A parsed known-failures file.
+#[derive(Clone, Debug, Default)]
+pub struct Baseline {
+    /// Where it was read from (empty when built in code).
+    pub path: PathBuf,
+    /// The implementation the baseline was written for, if stated.
+    pub implementation: Option<String>,
+    /// The entries, in file order.
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    version: Option<Spanned<i64>>,
+    implementation: Option<String>,
+    #[serde(rename = "known-failure", default)]
+    known_failures: Vec<RawEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    id: Spanned<String>,
+    verdict: String,
+    reason: String,
+    issue: Option<String>,
+    expires: Option<toml::Value>,
+}
+
+impl Baseline {
+    /// Reads and validates a baseline file.
+    pub fn read(path: &Path) -> Result<Self, BaselineError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|err| BaselineError::Read { path: path.to_owned(), message: err.to_string() })?;
+        Baseline::parse(&text, path)
+    }
+
+    /// Parses baseline text; `path` only labels errors.
+    pub fn parse(text: &str, path: &Path) -> Result<Self, BaselineError> {
+        let syntax = |offset: usize, message: String| {
+            let (line, column) = line_column(text, offset);
+            BaselineError::Syntax { path: path.to_owned(), line, column, message }
+        };
+        let raw: RawFile = toml::from_str(text).map_err(|err| {
+            let offset = err.span().map_or(0, |span| span.start);
+            syntax(offset, err.message().trim().to_owned())
+        })?;
+        if let Some(version) = &raw.version
+            && *version.get_ref() != i64::from(BASELINE_FORMAT_VERSION)
+        {
+            return Err(syntax(
+                version.span().start,
+                format!(
+                    "baseline version {} is not supported (this conform reads version {BASELINE_FORMAT_VERSION})",
+                    version.get_ref()
+                ),
+            ));
+        }
+        let mut entries: Vec<Entry> = Vec::with_capacity(raw.known_failures.len());
+        for raw_entry in raw.known_failures {
+            let line = line_column(text, raw_entry.id.span().start).0;
+            let id = raw_entry.id.into_inner();
+            let problem =
+                |message: String| BaselineError::Entry { path: path.to_owned(), line, id: id.clone(), message };
+            let verdict = Verdict::ALL
+                .into_iter()
+                .find(|v| v.as_str() == raw_entry.verdict)
+                .ok_or_else(|| problem(verdict_problem(&raw_entry.verdict)))?;
+            let mut entry = Entry::new(&id, verdict, &raw_entry.reason).map_err(&problem)?;
+            entry.line = line;
+            entry.issue = raw_entry.issue.filter(|issue| !issue.trim().is_empty());
+            entry.expires = raw_entry.expires.map(|value| parse_date(&value)).transpose().map_err(&problem)?;
+            if let Some(first) = entries.iter().find(|e| e.id == entry.id) {
+                return Err(problem(format!("listed twice (first on line {})", first.line)));
+            }
+            entries.push(entry);
+        }
+        Ok(Baseline { path: path.to_owned(), implementation: raw.implementation, entries })
+    }
+
+    /// The entry that covers fixture `id`: an exact entry wins over globs;
+    /// among globs, the first in the file.
+    pub fn entry_for(&self, id: &str) -> Option<(usize, &Entry)> {
+        let exact = self.entries.iter().enumerate().find(|(_, e)| !e.is_glob() && e.matches(id));
+        exact.or_else(|| self.entries.iter().enumerate().find(|(_, e)| e.is_glob() && e.matches(id)))
+    }
+}
+
+/// `expires` as a TOML local date (`2026-12-31`) or a string holding one.
+fn parse_date(value: &toml::Value) -> Result<NaiveDate, String> {
+    let invalid = || format!("`expires` must be a date such as 2026-12-31, not {value}");
+    match value {
+        toml::Value::Datetime(datetime) => match (datetime.date, datetime.time) {
+            (Some(date), None) => {
+                NaiveDate::from_ymd_opt(i32::from(date.year), u32::from(date.month), u32::from(date.day))
+                    .ok_or_else(invalid)
+            }
+            _ => Err(invalid()),
+        },
+        toml::Value::String(text) => NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| invalid()),
+        _ => Err(invalid()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Baseline, BaselineError> {
+        Baseline::parse(text, Path::new("known-failures.toml"))
+    }
+
+    #[test]
+    fn a_full_entry_parses() {
+        let baseline = parse(
+            "version = 1\nimplementation = \"swift\"\n\n[[known-failure]]\nid = \"chat/a\"\nverdict = \"crash\"\n\
+             reason = \"stack overflow\"\nissue = \"DEC-1\"\nexpires = 2026-12-31\n\n\
+             [[known-failure]]\nid = \"sse/*\"\nverdict = \"fail\"\nreason = \"not done\"\nexpires = \"2027-01-02\"\n",
+        )
+        .unwrap();
+        assert_eq!(baseline.implementation.as_deref(), Some("swift"));
+        let first = &baseline.entries[0];
+        assert_eq!((first.verdict, first.line, first.issue.as_deref()), (Verdict::Crash, 5, Some("DEC-1")));
+        assert_eq!(first.expires, NaiveDate::from_ymd_opt(2026, 12, 31));
+        assert!(!first.is_glob() && baseline.entries[1].is_glob());
+        assert_eq!(baseline.entries[1].expires, NaiveDate::from_ymd_opt(2027, 1, 2));
+        assert!(baseline.entries[1].matches("sse/x/y") && !baseline.entries[1].matches("chat/x"));
+    }
+
+    #[test]
+    fn exact_entries_win_over_globs() {
+        let baseline = parse(
+            "[[known-failure]]\nid = \"chat/*\"\nverdict = \"fail\"\nreason = \"r\"\n\
+             [[known-failure]]\nid = \"chat/a\"\nverdict = \"error\"\nreason = \"r\"\n",
+        )
+        .unwrap();
+        assert_eq!(baseline.entry_for("chat/a").map(|(i, _)| i), Some(1));
+        assert_eq!(baseline.entry_for("chat/b").map(|(i, _)| i), Some(0));
+        assert!(baseline.entry_for("sse/b").is_none());
+    }
+
+    #[test]
+    fn expiry_is_inclusive_of_the_last_day() {
+        let mut entry = Entry::new("chat/a", Verdict::Fail, "r").unwrap();
+        entry.expires = NaiveDate::from_ymd_opt(2026, 3, 1);
+        assert!(!entry.is_expired(NaiveDate::from_ymd_opt(2026, 3, 1).unwrap()));
+        assert!(entry.is_expired(NaiveDate::from_ymd_opt(2026, 3, 2).unwrap()));
+    }
+
+    #[test]
+    fn each_problem_names_file_and_line() {
+        let cases = [
+            ("[[known-failure]]\nid = \"chat/a\"\nverdict = \"pass\"\nreason = \"r\"\n", "known-failures.toml:2:"),
+            ("[[known-failure]]\nid = \"chat/a\"\nverdict = \"fail\"\nreason = \" \"\n", "`reason` is empty"),
+            ("[[known-failure]]\nid = \"chat/a\"\nverdict = \"fail\"\nreason = \"r\"\nowner = \"x\"\n", "owner"),
+            ("[[known-failure]]\nid = \"chat/a\"\nverdict = \"fail\"\nreason = \"r\"\nexpires = 12\n", "expires"),
+            ("[[known-failure]]\nid = \"chat/[\"\nverdict = \"fail\"\nreason = \"r\"\n", "bad glob"),
+            ("version = 2\n", "known-failures.toml:1:11: baseline version 2"),
+            ("[[known-failure]\n", "known-failures.toml:1:"),
+            (
+                "[[known-failure]]\nid = \"a/b\"\nverdict = \"fail\"\nreason = \"r\"\n\
+                 [[known-failure]]\nid = \"a/b\"\nverdict = \"fail\"\nreason = \"r\"\n",
+                "listed twice (first on line 2)",
+            ),
+        ];
+        for (text, expected) in cases {
+            let message = parse(text).unwrap_err().to_string();
+            assert!(message.contains(expected), "{message:?} should contain {expected:?}");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! `conform compare OLD.json NEW.json`: what changed between two runs.
+
+use clap::{Args, ValueEnum};
+use conform::report::{Palette, read_report};
+use conform::report_diff::diff_reports;
+use conform::report_diff::render::{write_json_diff, write_markdown_diff, write_pretty_diff};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The earlier run's JSON report (e.g. from the main branch).
+    old: PathBuf,
+    /// The later run's JSON report (e.g. from the pull request).
+    new: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Pretty)]
+    format: DiffFormat,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DiffFormat {
+    /// For a terminal.
+    Pretty,
+    /// For a pull-request comment.
+    Markdown,
+    /// For machines.
+    Json,
+}
+
+/// Exit code 1 when anything regressed, 0 otherwise.
+pub fn execute(args: CompareArgs) -> anyhow::Result<i32> {
+    let old = read_report(&args.old)?;
+    let new = read_report(&args.new)?;
+    let diff = diff_reports(&old, &new, &args.old.display().to_string(), &args.new.display().to_string());
+    let stdout = &mut std::io::stdout().lock();
+    match args.format {
+        DiffFormat::Pretty => write_pretty_diff(&diff, stdout, Palette::for_stdout())?,
+        DiffFormat::Markdown => write_markdown_diff(&diff, stdout)?,
+        DiffFormat::Json => write_json_diff(&diff, stdout)?,
+    }
+    Ok(diff.exit_code())
+}

@@ -1,0 +1,40 @@
+//! External implementations: any decoder (Swift, Kotlin, TypeScript,
+//! Python…) run as a child process, with every fault it can commit contained
+//! and turned into a verdict.
+//!
+//! Two modes share the same process plumbing:
+//!
+//! * **persistent** ([`PersistentImplementation`], the default): long-lived
+//!   processes speaking [`protocol`] v1, newline-delimited JSON on
+//!   stdin/stdout, one per worker, restarted after crashes and timeouts
+//!   within a budget;
+//! * **one-shot** ([`OneShotImplementation`]): one process per case, input on
+//!   stdin, output on stdout.
+//!
+//! One module per concern: [`command`] (splitting `--impl-cmd`), [`child`]
+//! (process groups, kill, reap), [`pipes`] (the stdin writer, stdout line
+//! reader and stderr collector threads, each bounded), `connection` (one
+//! process with its pipes), [`protocol`] (messages and codec), `session`
+//! (handshake and one case at a time), `pool` (workers and the restart
+//! budget), [`options`] (limits), and [`check`] (`conform check-adapter`).
+
+pub mod check;
+pub mod child;
+pub mod command;
+mod connection;
+mod error;
+mod oneshot;
+pub mod options;
+mod persistent;
+pub mod pipes;
+mod pool;
+pub mod protocol;
+pub mod schemas;
+mod session;
+
+pub use child::kill_all_children;
+pub use command::CommandLine;
+pub use error::StartError;
+pub use oneshot::OneShotImplementation;
+pub use options::{SubprocessOptions, parse_duration, parse_size};
+pub use persistent::PersistentImplementation;

@@ -1,0 +1,194 @@
+//! The processes of a persistent run: one per worker (`--jobs N`), started
+//! on demand, handed to one case at a time, and replaced after a crash or
+//! timeout while the restart budget lasts.
+//!
+//! The budget (`--max-restarts`) is shared by the whole run: it bounds how
+//! long a broken implementation can keep the harness busy. A replacement that
+//! fails its own handshake spends budget too. If the very first handshake
+//! fails, the implementation cannot run anything: every case gets that
+//! failure as its verdict, without further attempts.
+
+use super::command::CommandLine;
+use super::error::StartError;
+use super::options::SubprocessOptions;
+use super::protocol::HelloReply;
+use super::session::{Health, Session, StartFailure, interrupted};
+use crate::implementation::{CaseRun, LateOutcome, Outcome};
+use std::sync::Mutex;
+
+/// Processes of one persistent implementation.
+#[derive(Debug)]
+pub struct Pool {
+    command: CommandLine,
+    options: SubprocessOptions,
+    state: Mutex<PoolState>,
+    late: Mutex<Vec<LateOutcome>>,
+    notes: Mutex<Vec<String>>,
+}
+
+#[derive(Debug, Default)]
+struct PoolState {
+    idle: Vec<Session>,
+    /// The first successful hello.
+    hello: Option<HelloReply>,
+    /// Set when the first handshake failed: the verdict of every case.
+    broken: Option<CaseRun>,
+    /// Processes that died and were not replaced yet.
+    deaths: usize,
+    restarts: u32,
+    exhausted: bool,
+}
+
+impl Pool {
+    /// Starts the first process. A command that cannot be started is an
+    /// error; one that starts but fails its handshake is not (its cases get
+    /// the failure as their verdict).
+    pub fn start(command: CommandLine, options: SubprocessOptions) -> Result<Pool, StartError> {
+        let mut state = PoolState::default();
+        match Session::start(&command, &options) {
+            Ok(session) => {
+                state.hello = Some(session.hello().clone());
+                state.idle.push(session);
+            }
+            Err(StartFailure::Spawn(err)) => return Err(err),
+            Err(StartFailure::Handshake(run)) => state.broken = Some(run),
+        }
+        Ok(Pool { command, options, state: Mutex::new(state), late: Mutex::default(), notes: Mutex::default() })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The command.
+    pub fn command(&self) -> &CommandLine {
+        &self.command
+    }
+
+    /// The first successful hello.
+    pub fn hello(&self) -> Option<HelloReply> {
+        self.lock().hello.clone()
+    }
+
+    /// Why no case can run, when the first handshake failed.
+    pub fn broken(&self) -> Option<CaseRun> {
+        self.lock().broken.clone()
+    }
+
+    /// Restarts spent so far.
+    pub fn restarts(&self) -> u32 {
+        self.lock().restarts
+    }
+
+    /// A ready process, or the verdict the case gets without one.
+    pub fn checkout(&self) -> Result<Session, CaseRun> {
+        loop {
+            {
+                let mut state = self.lock();
+                if let Some(broken) = &state.broken {
+                    return Err(broken.clone());
+                }
+                if self.options.cancelled() {
+                    return Err(Outcome::Error(interrupted()).into());
+                }
+                if state.exhausted {
+                    return Err(self.not_run());
+                }
+                if let Some(session) = state.idle.pop() {
+                    return Ok(session);
+                }
+                if state.deaths > 0 {
+                    if state.restarts >= self.options.max_restarts {
+                        state.exhausted = true;
+                        return Err(self.not_run());
+                    }
+                    state.restarts += 1;
+                    state.deaths -= 1;
+                }
+            }
+            match Session::start(&self.command, &self.options) {
+                Ok(session) => {
+                    self.lock().hello.get_or_insert_with(|| session.hello().clone());
+                    return Ok(session);
+                }
+                Err(failure) => {
+                    let run = match failure {
+                        StartFailure::Spawn(err) => CaseRun::from(Outcome::Crash(err.to_string())),
+                        StartFailure::Handshake(run) => run,
+                    };
+                    let mut state = self.lock();
+                    if state.hello.is_none() {
+                        state.broken = Some(run.clone());
+                        return Err(run);
+                    }
+                    state.deaths += 1;
+                    drop(state);
+                    self.note(format!(
+                        "a restart of the implementation failed: {}",
+                        run.outcome.message().unwrap_or("it answered with an output")
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Returns a process after a case.
+    pub fn checkin(&self, session: Session, health: Health) {
+        let mut state = self.lock();
+        match health {
+            Health::Alive => state.idle.push(session),
+            Health::Dead => state.deaths += 1,
+        }
+    }
+
+    fn not_run(&self) -> CaseRun {
+        Outcome::Error(format!(
+            "not run: restart budget exhausted (the implementation was restarted {} times after crashes and \
+             timeouts; raise --max-restarts to go on)",
+            self.options.max_restarts
+        ))
+        .into()
+    }
+
+    /// Adds late outcomes found while running a case.
+    pub fn add_late(&self, late: Vec<LateOutcome>) {
+        if !late.is_empty() {
+            self.late.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).extend(late);
+        }
+    }
+
+    /// Takes the late outcomes collected so far.
+    pub fn take_late(&self) -> Vec<LateOutcome> {
+        std::mem::take(&mut *self.late.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    fn note(&self, note: String) {
+        self.notes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(note);
+    }
+
+    /// Notes on irregular behavior outside any case (failed restarts, bad
+    /// exits after bye).
+    pub fn notes(&self) -> Vec<String> {
+        self.notes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+
+    /// Says bye to every idle process and waits for them to exit.
+    pub fn shutdown(&self) {
+        let sessions = std::mem::take(&mut self.lock().idle);
+        let mut late = Vec::new();
+        for session in sessions {
+            for note in session.bye(&mut late) {
+                self.note(note);
+            }
+        }
+        self.add_late(late);
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        // Idle sessions kill their processes when dropped; say bye first so
+        // well-behaved implementations exit cleanly.
+        self.shutdown();
+    }
+}

@@ -1,0 +1,191 @@
+//! Normalized events, per-input dispositions and the output a normalizer
+//! accumulates while it is fed.
+//!
+//! Every input item (an SDK message, a JSON-RPC frame, an exec line) gets one
+//! disposition: the indexes of the events it produced, or `ignored` with a
+//! reason. That makes "no silent drops" checkable by reading a fixture.
+
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// The normalized event types of the adapter layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventType {
+    /// Session created or resumed.
+    SessionReady,
+    /// Streaming text chunk.
+    Delta,
+    /// Reasoning text (possibly empty, as an activity signal).
+    Thinking,
+    /// Tool invocation started.
+    ToolStart,
+    /// Tool invocation completed.
+    ToolResult,
+    /// The agent needs permission for a tool.
+    PermissionRequest,
+    /// A permission was granted or denied.
+    PermissionResolved,
+    /// Final agent response text.
+    Result,
+    /// Turn complete.
+    Done,
+    /// An error occurred.
+    Error,
+}
+
+impl EventType {
+    /// The wire name (`tool_start`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::SessionReady => "session_ready",
+            EventType::Delta => "delta",
+            EventType::Thinking => "thinking",
+            EventType::ToolStart => "tool_start",
+            EventType::ToolResult => "tool_result",
+            EventType::PermissionRequest => "permission_request",
+            EventType::PermissionResolved => "permission_resolved",
+            EventType::Result => "result",
+            EventType::Done => "done",
+            EventType::Error => "error",
+        }
+    }
+}
+
+/// One normalized event. Timestamps are not part of the projection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NormalizedEvent {
+    /// The event type.
+    pub event_type: EventType,
+    /// The event payload.
+    pub data: Map<String, Value>,
+}
+
+impl NormalizedEvent {
+    /// `{type, data}`.
+    pub fn to_value(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("type".to_owned(), Value::from(self.event_type.as_str()));
+        object.insert("data".to_owned(), Value::Object(self.data.clone()));
+        Value::Object(object)
+    }
+}
+
+/// What became of one input item or content block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// It produced these events (indexes into the event list).
+    Events(Vec<usize>),
+    /// It produced nothing, deliberately, for this reason.
+    Ignored(Cow<'static, str>),
+}
+
+/// What became of one content block inside a message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockDisposition {
+    /// The block's `type` as it appeared (or a placeholder when absent).
+    pub block_type: String,
+    /// The events it produced, or why it was ignored.
+    pub outcome: Outcome,
+}
+
+/// What became of one input item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Disposition {
+    /// The item's kind, e.g. `system/init` or `item/completed/agentMessage`.
+    pub kind: String,
+    /// The events it produced, or why it was ignored.
+    pub outcome: Outcome,
+    /// Per content block, for messages that carry a content array.
+    pub blocks: Option<Vec<BlockDisposition>>,
+}
+
+impl Disposition {
+    /// `{kind, events}` or `{kind, ignored}`, plus `blocks` when present.
+    pub fn to_value(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("kind".to_owned(), Value::from(self.kind.clone()));
+        insert_outcome(&mut object, &self.outcome);
+        if let Some(blocks) = &self.blocks {
+            let blocks = blocks
+                .iter()
+                .map(|block| {
+                    let mut entry = Map::new();
+                    entry.insert("type".to_owned(), Value::from(block.block_type.clone()));
+                    insert_outcome(&mut entry, &block.outcome);
+                    Value::Object(entry)
+                })
+                .collect();
+            object.insert("blocks".to_owned(), Value::Array(blocks));
+        }
+        Value::Object(object)
+    }
+}
+
+fn insert_outcome(object: &mut Map<String, Value>, outcome: &Outcome) {
+    match outcome {
+        Outcome::Events(indexes) => {
+            object.insert("events".to_owned(), indexes.iter().map(|&index| Value::from(index)).collect());
+        }
+        Outcome::Ignored(reason) => {
+            object.insert("ignored".to_owned(), Value::from(reason.as_ref()));
+        }
+    }
+}
+
+/// The events and dispositions a normalizer has produced so far.
+///
+/// Normalizers push events while they handle one item and then close the
+/// item with [`StreamOutput::settle`], which turns "the events pushed since
+/// the item began" into its disposition.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StreamOutput {
+    /// Events in emission order.
+    pub events: Vec<NormalizedEvent>,
+    /// One disposition per input item, in input order.
+    pub dispositions: Vec<Disposition>,
+}
+
+impl StreamOutput {
+    /// Appends an event and returns its index.
+    pub fn push(&mut self, event_type: EventType, data: Map<String, Value>) -> usize {
+        self.events.push(NormalizedEvent { event_type, data });
+        self.events.len() - 1
+    }
+
+    /// The index the next pushed event will get.
+    pub fn next_index(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Records the disposition of an item whose events start at `first`:
+    /// the events pushed since then, or `ignored` with `reason` when none were.
+    pub fn settle(&mut self, kind: String, first: usize, reason: Cow<'static, str>) {
+        let outcome = outcome_since(first, self.events.len(), reason);
+        self.dispositions.push(Disposition { kind, outcome, blocks: None });
+    }
+
+    /// Records an explicit disposition.
+    pub fn record(&mut self, disposition: Disposition) {
+        self.dispositions.push(disposition);
+    }
+
+    /// `{events, dispositions}`.
+    pub fn to_value(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("events".to_owned(), self.events.iter().map(NormalizedEvent::to_value).collect());
+        object.insert("dispositions".to_owned(), self.dispositions.iter().map(Disposition::to_value).collect());
+        Value::Object(object)
+    }
+}
+
+/// The events in `first..end`, or `ignored` with `reason` when the range is
+/// empty.
+pub fn outcome_since(first: usize, end: usize, reason: Cow<'static, str>) -> Outcome {
+    match (end > first, reason.is_empty()) {
+        (true, _) => Outcome::Events((first..end).collect()),
+        // Every ignored item states a reason; a handler that expected to
+        // emit but did not still gets one.
+        (false, true) => Outcome::Ignored(Cow::Borrowed("no event produced")),
+        (false, false) => Outcome::Ignored(reason),
+    }
+}

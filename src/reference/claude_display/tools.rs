@@ -1,0 +1,162 @@
+//! Tool calls: one evolving record per call. A `tool_use` (or
+//! `server_tool_use` / `mcp_tool_use`) block opens it, and results, progress
+//! frames and permission frames move its state. The caller says who issued
+//! it: the model, a server tool, an MCP server or (for `Agent`/`Task`) a
+//! sub-agent.
+
+use super::model::{Caller, Skill, ToolCall, ToolState};
+use super::parts::content_text;
+use serde_json::Value;
+
+/// Tool names that run a sub-agent (`Task` is the older name of `Agent`).
+const SUBAGENT_TOOLS: [&str; 2] = ["Agent", "Task"];
+
+/// Opens a call from a call block; `None` when the block has no string id.
+pub fn open_call(block: &Value, block_type: &str, depth: usize) -> Option<ToolCall> {
+    let id = block.get("id").and_then(Value::as_str)?.to_owned();
+    let name = block.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let (caller, mcp_server) = caller_of(block, block_type, &name);
+    let input = block.get("input").cloned().unwrap_or(Value::Null);
+    let skill = (block_type == "tool_use" && name == "Skill").then(|| Skill {
+        skill_name: input.get("skill").and_then(Value::as_str).unwrap_or_default().to_owned(),
+        body: None,
+    });
+    Some(ToolCall {
+        id,
+        name,
+        caller,
+        mcp_server,
+        state: ToolState::Pending,
+        input,
+        output: None,
+        error_text: None,
+        sidecar: None,
+        subagent: None,
+        skill,
+        depth,
+    })
+}
+
+/// Who issued a call. Server tools by block type or by a non-direct
+/// `caller`; MCP by block type or by the `mcp__<server>__<tool>` name the
+/// CLI gives MCP tools; sub-agents by tool name; the model otherwise.
+fn caller_of(block: &Value, block_type: &str, name: &str) -> (Caller, Option<String>) {
+    match block_type {
+        "server_tool_use" => return (Caller::ServerTool, None),
+        "mcp_tool_use" => {
+            let server = block.get("server_name").and_then(Value::as_str).unwrap_or_default();
+            return (Caller::Mcp, Some(server.to_owned()));
+        }
+        _ => {}
+    }
+    let caller_type = block.get("caller").and_then(|caller| caller.get("type")).and_then(Value::as_str);
+    if caller_type.is_some_and(|ty| ty != "direct") {
+        return (Caller::ServerTool, None);
+    }
+    if let Some(server) = mcp_server_of(name) {
+        return (Caller::Mcp, Some(server.to_owned()));
+    }
+    if SUBAGENT_TOOLS.contains(&name) {
+        return (Caller::Subagent, None);
+    }
+    (Caller::Model, None)
+}
+
+/// The server part of `mcp__<server>__<tool>`.
+pub fn mcp_server_of(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then_some(server)
+}
+
+/// What a result block did to its call.
+pub struct ResultFacts<'a> {
+    /// The message's `tool_use_result` envelope (set on the first result of
+    /// the message only).
+    pub sidecar: Option<&'a Value>,
+    /// The permission decision recorded for this call rejected it.
+    pub rejected: bool,
+}
+
+/// Settles `call` from a result block. Errors on a call that was awaiting
+/// approval, or whose permission decision was a rejection, are denials.
+pub fn apply_result(call: &mut ToolCall, block: &Value, block_type: &str, facts: ResultFacts<'_>) {
+    let content = block.get("content");
+    let error = match block_type {
+        "tool_result" | "mcp_tool_result" => {
+            (block.get("is_error") == Some(&Value::Bool(true))).then(|| content_text(content))
+        }
+        _ => server_error(content),
+    };
+    match error {
+        Some(text) => {
+            let denied = facts.rejected || matches!(call.state, ToolState::ApprovalPending | ToolState::ApprovalDenied);
+            call.state = if denied { ToolState::ApprovalDenied } else { ToolState::Error };
+            call.error_text = Some(text);
+            call.output = None;
+        }
+        None => {
+            call.state = ToolState::Success;
+            call.output = content.cloned();
+            call.error_text = None;
+        }
+    }
+    if let Some(sidecar) = facts.sidecar {
+        call.sidecar = Some(sidecar.clone());
+    }
+}
+
+/// A server tool's error object (`{type: "…_tool_result_error", error_code}`)
+/// reads as an error with its code as the text.
+fn server_error(content: Option<&Value>) -> Option<String> {
+    let object = content?.as_object()?;
+    let ty = object.get("type").and_then(Value::as_str).unwrap_or_default();
+    let code = object.get("error_code");
+    if !ty.ends_with("_error") && code.is_none() {
+        return None;
+    }
+    Some(code.and_then(Value::as_str).unwrap_or(ty).to_owned())
+}
+
+/// Whether the message's `tool_result_meta` (an undeclared field the CLI
+/// adds) records a rejected permission decision for `tool_call_id`.
+pub fn rejected_by_meta(message: &Value, tool_call_id: &str) -> bool {
+    let Some(entries) = message.get("tool_result_meta").and_then(Value::as_array) else {
+        return false;
+    };
+    entries.iter().any(|entry| {
+        entry.get("id").and_then(Value::as_str) == Some(tool_call_id)
+            && entry.get("permission_decision").and_then(|d| d.get("decision")).and_then(Value::as_str)
+                == Some("reject")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn callers_follow_block_type_name_and_caller() {
+        let open = |block: Value| {
+            let ty = block["type"].as_str().unwrap_or_default().to_owned();
+            let call = open_call(&block, &ty, 0).expect("has an id");
+            (call.caller, call.mcp_server)
+        };
+        assert_eq!(open(json!({"type": "tool_use", "id": "a", "name": "Bash"})), (Caller::Model, None));
+        assert_eq!(open(json!({"type": "tool_use", "id": "a", "name": "Agent"})), (Caller::Subagent, None));
+        assert_eq!(
+            open(json!({"type": "tool_use", "id": "a", "name": "mcp__docs__search"})),
+            (Caller::Mcp, Some("docs".to_owned()))
+        );
+        assert_eq!(
+            open(json!({"type": "tool_use", "id": "a", "name": "Bash", "caller": {"type": "code_execution_20250825"}})),
+            (Caller::ServerTool, None)
+        );
+        assert_eq!(
+            open(json!({"type": "server_tool_use", "id": "a", "name": "web_search"})),
+            (Caller::ServerTool, None)
+        );
+        assert_eq!(mcp_server_of("mcp__x"), None);
+    }
+}

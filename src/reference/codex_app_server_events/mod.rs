@@ -1,0 +1,39 @@
+//! Reference for the `codex-app-server-events` suite: the JSON-RPC frames a
+//! `codex app-server` session shows (server notifications, server requests,
+//! responses, and the client's answers to server requests written as
+//! `{"client": …}`) → normalized events, one disposition per frame.
+//!
+//! Mapping (seed 002, "Codex app-server → normalized events"):
+//! `thread/started` → `session_ready`; `turn/started` → empty `thinking`
+//! (`done: false`); `item/agentMessage/delta` → `delta`; `item/completed`
+//! agentMessage skipped; reasoning `item/started` → empty `thinking`,
+//! `item/reasoning/textDelta` / `summaryTextDelta` (and the unprefixed
+//! aliases) → `thinking`, `item/completed` → `thinking {done: true}`;
+//! commandExecution → `tool_start` / `tool_result` with the file-read
+//! classifier; functionCall / functionCallOutput → `tool_start` /
+//! `tool_result`; approval requests → `permission_request`, the client's
+//! answer → `permission_resolved`; `turn/completed` → `done`; `error` →
+//! `error` unless `willRetry`; frames of child threads carry `subagent_id`.
+
+pub mod import;
+pub mod methods;
+mod normalize;
+
+pub use normalize::AppServerNormalizer;
+
+use crate::reference::RuleTrace;
+use serde_json::Value;
+
+/// The suite reference: `{sessionId?, frames}` → `{events, dispositions}`.
+pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    let input = input.as_object().ok_or("the input is not a JSON object")?;
+    let frames = input.get("frames").and_then(Value::as_array).ok_or("`frames` must be an array")?;
+    let session_id = match input.get("sessionId") {
+        None => None,
+        Some(Value::String(id)) => Some(id.clone()),
+        Some(_) => return Err("`sessionId` must be a string".to_owned()),
+    };
+    let mut normalizer = AppServerNormalizer::new(session_id);
+    normalizer.feed(frames, trace);
+    Ok(normalizer.finish().to_value())
+}

@@ -1,0 +1,36 @@
+//! Reference for the `codex-exec-events` suite: the JSON Lines events of
+//! `codex exec --json` (as decoded values, or as raw line text) → normalized
+//! events, one disposition per line.
+//!
+//! Mapping (seed 002, "Codex exec JSON → normalized events"): item.started
+//! command_execution → `tool_start`; item.completed reasoning → `thinking`,
+//! agent_message → `delta`, command_execution → `tool_result`,
+//! function_call → `tool_start`, function_call_output → `tool_result`;
+//! turn.completed → `done`. The seed's table stops there; the remaining
+//! events follow the app-server rows they mirror (see the README):
+//! thread.started → `session_ready`, turn.started → empty `thinking`,
+//! turn.failed → `error` (unless just reported) and `done`, `error` →
+//! `error` except retry notices, and the file_change / mcp_tool_call /
+//! web_search items → `tool_start` / `tool_result`.
+
+pub mod import;
+mod normalize;
+
+pub use normalize::{ExecNormalizer, RETRY_NOTICE_PREFIX, line_kind, rule};
+
+use crate::reference::RuleTrace;
+use serde_json::Value;
+
+/// The suite reference: `{sessionId?, lines}` → `{events, dispositions}`.
+pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    let input = input.as_object().ok_or("the input is not a JSON object")?;
+    let lines = input.get("lines").and_then(Value::as_array).ok_or("`lines` must be an array")?;
+    let session_id = match input.get("sessionId") {
+        None => None,
+        Some(Value::String(id)) => Some(id.clone()),
+        Some(_) => return Err("`sessionId` must be a string".to_owned()),
+    };
+    let mut normalizer = ExecNormalizer::new(session_id);
+    normalizer.feed(lines, trace);
+    Ok(normalizer.finish().to_value())
+}

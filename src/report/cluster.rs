@@ -1,0 +1,298 @@
+//! Failure clustering: cases that fail for the same reason share a
+//! [`Signature`], so a report can say "31 failures, 2 causes".
+//!
+//! A failed comparison contributes one signature per distinct (pointer
+//! pattern, difference kind) pair it contains: `/blocks/3/tool/state` and
+//! `/blocks/7/tool/state` both become `/blocks/*/tool/state`, which is what
+//! one decoder bug produces across fixtures. A case with two unrelated bugs
+//! belongs to both clusters. Cases without differences (errors, crashes,
+//! timeouts, …) are grouped by verdict plus a *message class*: the first line
+//! of the message with numbers and quoted text blanked out, so "exit status
+//! 101 after 3 cases" and "exit status 134 after 9 cases" land together.
+
+use super::model::{CaseReport, Tally, Verdict};
+use crate::baseline::BaselineSummary;
+use crate::compare::DifferenceKind;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// Longest message class kept, in characters.
+const MAX_CLASS_CHARS: usize = 120;
+
+/// What the cases of a cluster have in common.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "kebab-case")]
+pub enum Signature {
+    /// The same kind of difference at the same pointer pattern.
+    Difference {
+        /// JSON pointer with array indices replaced by `*`.
+        pattern: String,
+        /// What differs there.
+        kind: DifferenceKind,
+    },
+    /// The same verdict with the same message class.
+    Verdict {
+        /// The verdict the implementation earned (for known failures, the
+        /// verdict the baseline expected).
+        verdict: Verdict,
+        /// The normalized first line of the message.
+        message_class: String,
+    },
+}
+
+impl Signature {
+    /// One line for humans: `/blocks/*/tool/state value-changed` or
+    /// `crash: exit status N`.
+    pub fn label(&self) -> String {
+        match self {
+            Signature::Difference { pattern, kind } => {
+                let pattern = if pattern.is_empty() { "(whole output)" } else { pattern };
+                format!("{pattern} {}", kind_name(*kind))
+            }
+            Signature::Verdict { verdict, message_class } if message_class.is_empty() => verdict.to_string(),
+            Signature::Verdict { verdict, message_class } => format!("{verdict}: {message_class}"),
+        }
+    }
+}
+
+/// The kebab-case name of a difference kind, as in the JSON report.
+pub fn kind_name(kind: DifferenceKind) -> &'static str {
+    match kind {
+        DifferenceKind::ValueChanged => "value-changed",
+        DifferenceKind::TypeChanged => "type-changed",
+        DifferenceKind::MissingMember => "missing-member",
+        DifferenceKind::UnexpectedMember => "unexpected-member",
+        DifferenceKind::MissingElements => "missing-elements",
+        DifferenceKind::UnexpectedElements => "unexpected-elements",
+    }
+}
+
+/// Cases that share one signature.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cluster {
+    /// What the cases have in common.
+    pub signature: Signature,
+    /// [`Signature::label`], stored so readers of the JSON need not rebuild it.
+    pub label: String,
+    /// Ids of the cases, in report order.
+    pub cases: Vec<String>,
+    /// How many of those cases are expected failures (`xfail`).
+    pub known_failures: usize,
+}
+
+/// Groups the failing cases (those that fail the run, plus expected failures)
+/// by signature. Largest clusters first; ties by label.
+pub fn cluster(cases: &[CaseReport], baseline: Option<&BaselineSummary>) -> Vec<Cluster> {
+    let mut clusters: Vec<Cluster> = Vec::new();
+    for case in cases.iter().filter(|c| is_failure(c)) {
+        for signature in signatures(case, baseline) {
+            let index = match clusters.iter().position(|c| c.signature == signature) {
+                Some(index) => index,
+                None => {
+                    clusters.push(Cluster {
+                        label: signature.label(),
+                        signature,
+                        cases: Vec::new(),
+                        known_failures: 0,
+                    });
+                    clusters.len() - 1
+                }
+            };
+            if let Some(entry) = clusters.get_mut(index) {
+                entry.cases.push(case.id.clone());
+                if case.verdict == Verdict::Xfail {
+                    entry.known_failures += 1;
+                }
+            }
+        }
+    }
+    clusters.sort_by(|a, b| b.cases.len().cmp(&a.cases.len()).then_with(|| a.label.cmp(&b.label)));
+    clusters
+}
+
+/// Whether a case counts as a failure for clustering.
+pub fn is_failure(case: &CaseReport) -> bool {
+    matches!(case.verdict.tally(), Tally::Failed | Tally::KnownFailure)
+}
+
+/// `31 failures, 2 causes` (with `(3 known)` when some are expected
+/// failures); `None` when nothing failed.
+pub fn headline(cases: &[CaseReport], clusters: &[Cluster]) -> Option<String> {
+    let failures: Vec<&CaseReport> = cases.iter().filter(|c| is_failure(c)).collect();
+    if failures.is_empty() {
+        return None;
+    }
+    let known = failures.iter().filter(|c| c.verdict == Verdict::Xfail).count();
+    let known = if known > 0 { format!(" ({known} known)") } else { String::new() };
+    Some(format!(
+        "{} {}{known}, {} {}",
+        failures.len(),
+        plural(failures.len(), "failure", "failures"),
+        clusters.len(),
+        plural(clusters.len(), "cause", "causes")
+    ))
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+fn signatures(case: &CaseReport, baseline: Option<&BaselineSummary>) -> Vec<Signature> {
+    if !case.differences.is_empty() {
+        // Keep the order the differences appear in, not the set's order.
+        let mut seen = BTreeSet::new();
+        return case
+            .differences
+            .iter()
+            .filter(|d| seen.insert((d.pattern.clone(), d.kind)))
+            .map(|d| Signature::Difference { pattern: d.pattern.clone(), kind: d.kind })
+            .collect();
+    }
+    let verdict = match case.verdict {
+        Verdict::Xfail => baseline.and_then(|b| b.expected_verdict_of(&case.id)).unwrap_or(Verdict::Xfail),
+        other => other,
+    };
+    let message_class = match verdict {
+        // The message names the entry; what they share is that they passed.
+        Verdict::Xpass => "listed as a known failure but passed".to_owned(),
+        _ => {
+            // Problems with fixture documents start with the file's own path
+            // and position, which every file has differently.
+            let message = case.message.as_deref().unwrap_or("");
+            let message = match message.strip_prefix(case.path.as_str()) {
+                Some(rest) => rest.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit()).trim_start(),
+                None => message,
+            };
+            message_class(message)
+        }
+    };
+    vec![Signature::Verdict { verdict, message_class }]
+}
+
+/// The first line of `message` with digit runs replaced by `N` and the text
+/// inside quotes and backticks replaced by `…`.
+pub fn message_class(message: &str) -> String {
+    let line = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let mut out = String::with_capacity(line.len());
+    let mut quote: Option<char> = None;
+    let mut last_digit = false;
+    for c in line.chars() {
+        if let Some(open) = quote {
+            if c == open {
+                out.push('…');
+                out.push(c);
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '`' => {
+                out.push(c);
+                quote = Some(c);
+                last_digit = false;
+            }
+            c if c.is_ascii_digit() => {
+                if !last_digit {
+                    out.push('N');
+                }
+                last_digit = true;
+            }
+            c => {
+                out.push(c);
+                last_digit = false;
+            }
+        }
+    }
+    if quote.is_some() {
+        out.push('…');
+    }
+    if out.chars().count() > MAX_CLASS_CHARS {
+        out = out.chars().take(MAX_CLASS_CHARS).collect::<String>() + "…";
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::DifferenceReport;
+
+    fn case(id: &str, verdict: Verdict, message: &str, patterns: &[(&str, DifferenceKind)]) -> CaseReport {
+        CaseReport {
+            id: id.to_owned(),
+            suite: id.split('/').next().unwrap_or("").to_owned(),
+            name: id.to_owned(),
+            path: format!("{id}.json"),
+            fixture_version: Some(1),
+            verdict,
+            duration_ms: 0.0,
+            message: Some(message.to_owned()),
+            problems: Vec::new(),
+            differences: patterns
+                .iter()
+                .map(|(pointer, kind)| DifferenceReport {
+                    pointer: pointer.to_string(),
+                    pattern: pointer.replace(|c: char| c.is_ascii_digit(), "*"),
+                    kind: *kind,
+                    message: String::new(),
+                    expected: None,
+                    actual: None,
+                    count: None,
+                })
+                .collect(),
+            omitted_differences: 0,
+            diff: Vec::new(),
+            stderr: None,
+            input: None,
+            expected: None,
+            actual: None,
+        }
+    }
+
+    #[test]
+    fn failures_with_the_same_pattern_and_kind_form_one_cluster() {
+        let state = DifferenceKind::ValueChanged;
+        let cases = vec![
+            case("chat/a", Verdict::Fail, "", &[("/blocks/1/tool/state", state), ("/blocks/4/tool/state", state)]),
+            case("chat/b", Verdict::Fail, "", &[("/blocks/2/tool/state", state)]),
+            case("chat/c", Verdict::Pass, "", &[]),
+            case("chat/d", Verdict::Crash, "exit status 101 after 3 cases", &[]),
+            case("chat/e", Verdict::Crash, "exit status 134 after 12 cases", &[]),
+            case("chat/f", Verdict::Fail, "", &[("/blocks/0/text", DifferenceKind::MissingMember)]),
+        ];
+        let clusters = cluster(&cases, None);
+        assert_eq!(clusters.len(), 3);
+        assert_eq!(clusters[0].label, "/blocks/*/tool/state value-changed");
+        assert_eq!(clusters[0].cases, ["chat/a", "chat/b"]);
+        assert_eq!(clusters[1].label, "crash: exit status N after N cases");
+        assert_eq!(clusters[1].cases, ["chat/d", "chat/e"]);
+        assert_eq!(clusters[2].cases, ["chat/f"]);
+        assert_eq!(headline(&cases, &clusters).as_deref(), Some("5 failures, 3 causes"));
+    }
+
+    #[test]
+    fn a_case_with_two_bugs_is_in_both_clusters() {
+        let cases = vec![case(
+            "chat/a",
+            Verdict::Fail,
+            "",
+            &[("/blocks/0/text", DifferenceKind::ValueChanged), ("/meta", DifferenceKind::UnexpectedMember)],
+        )];
+        let clusters = cluster(&cases, None);
+        assert_eq!(clusters.len(), 2);
+        assert_eq!(headline(&cases, &clusters).as_deref(), Some("1 failure, 2 causes"));
+    }
+
+    #[test]
+    fn message_classes_blank_numbers_and_quoted_text() {
+        assert_eq!(message_class("unknown event `foo.bar` at line 12"), "unknown event `…` at line N");
+        assert_eq!(message_class("\n  bad \"x\" and \"unterminated"), "bad \"…\" and \"…");
+        assert_eq!(message_class(""), "");
+    }
+
+    #[test]
+    fn nothing_failed_means_no_headline() {
+        let cases = vec![case("chat/a", Verdict::Pass, "", &[])];
+        assert_eq!(headline(&cases, &cluster(&cases, None)), None);
+    }
+}

@@ -1,0 +1,34 @@
+//! The `tool-policy` suite: mode-aware allow/deny decisions for tool calls.
+
+use super::{Layout, Suite};
+use crate::suite::ReferenceFn;
+
+/// `{tool, command?, mode}` → `{allowed, reason?}`.
+#[derive(Debug)]
+pub struct ToolPolicySuite;
+
+impl Suite for ToolPolicySuite {
+    fn name(&self) -> &'static str {
+        "tool-policy"
+    }
+
+    fn title(&self) -> &'static str {
+        "Mode-aware tool policy: planner and implementation rule sets, deny patterns matched anywhere"
+    }
+
+    fn supported_versions(&self) -> &'static [u32] {
+        &[1]
+    }
+
+    fn schema(&self) -> &'static str {
+        include_str!("../../schemas/tool-policy.schema.json")
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Wrapped { input: "input", expected: "expected" }
+    }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(crate::reference::tool_policy::run)
+    }
+}
