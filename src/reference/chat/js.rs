@@ -123,6 +123,20 @@ pub fn entries(value: &Value) -> Vec<(Cow<'_, str>, &Value)> {
     }
 }
 
+/// A deep copy that grows the stack instead of overflowing it: verbatim
+/// values copied into the output may nest as deep as the parser allows.
+pub fn deep_clone(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || Value::Array(items.iter().map(deep_clone).collect()))
+        }
+        Value::Object(map) => stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), deep_clone(v))).collect())
+        }),
+        leaf => leaf.clone(),
+    }
+}
+
 /// A deep copy whose object members are in the order JavaScript enumerates
 /// them on key-sorted input, for values whose member order is observable
 /// later (JSON text compared for equality).

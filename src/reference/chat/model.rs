@@ -149,6 +149,16 @@ impl<'a> Event<'a> {
         Event { value: Cow::Owned(Value::Object(map)), origin: EventOrigin::Built }
     }
 
+    /// A copy that shares a borrowed object and deep-copies a built one
+    /// with a growing stack (built events may hold deeply nested wire values).
+    pub fn copy(&self) -> Event<'a> {
+        let value = match &self.value {
+            Cow::Borrowed(value) => Cow::Borrowed(*value),
+            Cow::Owned(value) => Cow::Owned(super::js::deep_clone(value)),
+        };
+        Event { value, origin: self.origin }
+    }
+
     /// The event's `type` when it is a string.
     pub fn kind(&self) -> Option<&str> {
         super::js::get(&self.value, "type").and_then(Value::as_str)

@@ -5,7 +5,7 @@
 
 use super::blocks::{Block, Body, Permission, ToolCard};
 use super::group::Visible;
-use super::js::{number, string};
+use super::js::{deep_clone, number, string};
 use super::reduce::{LatestUsage, Reduced};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -31,10 +31,10 @@ pub fn project(reduced: Reduced<'_>, visible: &[Visible]) -> Value {
     let visible_blocks = visible
         .iter()
         .map(|item| match *item {
-            Visible::Block(index) => blocks.get(index).cloned().unwrap_or(Value::Null),
+            Visible::Block(index) => blocks.get(index).map_or(Value::Null, deep_clone),
             Visible::Group { start, end, id_from_last } => match groups.next() {
                 Some((first, last, created_at, invoked_at)) => {
-                    let members = blocks.get(start..end).unwrap_or_default().to_vec();
+                    let members = blocks.get(start..end).unwrap_or_default().iter().map(deep_clone).collect();
                     project_group(first, last, created_at, invoked_at.as_ref(), members, id_from_last)
                 }
                 None => Value::Null,
@@ -76,7 +76,10 @@ fn text(cow: Cow<'_, str>) -> Value {
 
 /// Moves an owned value, copies a borrowed one.
 fn owned(cow: Cow<'_, Value>) -> Value {
-    cow.into_owned()
+    match cow {
+        Cow::Borrowed(value) => deep_clone(value),
+        Cow::Owned(value) => value,
+    }
 }
 
 fn project_block(block: Block<'_>) -> Value {

@@ -197,7 +197,7 @@ impl<'a> Timeline<'a> {
             }
             _ => {
                 shared.trace.hit("reduce.event.block");
-                self.push_from(message, message.id.clone(), Body::AgentEvent { event: event.clone() });
+                self.push_from(message, message.id.clone(), Body::AgentEvent { event: event.copy() });
             }
         }
     }
