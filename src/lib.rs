@@ -20,16 +20,22 @@
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod baseline;
+pub mod capture;
 pub mod compare;
+pub mod coverage;
 pub mod error;
 pub mod files;
 pub mod fixture;
 pub mod fmt;
 pub mod implementation;
 pub mod json;
+pub mod redact;
+pub mod reduce;
 pub mod reference;
+pub mod regen;
 pub mod report;
 pub mod report_diff;
+pub mod review;
 pub mod run;
 pub mod suite;
 pub mod validate;

@@ -13,9 +13,12 @@ use std::time::Duration;
 /// Limits on an external implementation.
 #[derive(Clone, Debug, Args)]
 pub struct LimitArgs {
-    /// Time limit per case, and for the implementation's hello (e.g. 10s, 500ms).
+    /// Time limit per case (e.g. 10s, 500ms).
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = duration)]
     pub timeout: Duration,
+    /// Time limit for the implementation's hello after each start [default: the larger of --timeout and 10s].
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub hello_timeout: Option<Duration>,
     /// Restarts allowed after crashes and timeouts, for the whole run.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_restarts: u32,
@@ -29,6 +32,7 @@ impl LimitArgs {
     pub fn options(&self, cancel: Arc<AtomicBool>) -> SubprocessOptions {
         SubprocessOptions {
             timeout: self.timeout,
+            hello_timeout: self.hello_timeout,
             max_restarts: self.max_restarts,
             max_output: self.max_output,
             cancel: Some(cancel),

@@ -4,14 +4,19 @@
 
 mod adapter;
 mod baseline;
+mod capture;
 mod check_adapter;
 mod compare;
+mod coverage;
 mod decode;
 mod fmt;
 mod impl_cmd;
 mod interrupt;
 mod list;
+mod reduce;
+mod regen;
 mod report;
+mod review;
 mod run;
 mod validate;
 
@@ -42,6 +47,16 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Print the reference's expected output for wire input.
     Decode(decode::DecodeArgs),
+    /// Turn live captures into fixtures (redacted, written for review).
+    Capture(capture::CaptureArgs),
+    /// List, accept or reject pending `*.json.new` fixtures.
+    Review(review::ReviewArgs),
+    /// Recompute expected parts with the reference; `--check` is the drift gate.
+    Regen(regen::RegenArgs),
+    /// Shrink a failing fixture to the smallest input that still fails the same way.
+    Reduce(reduce::ReduceArgs),
+    /// Report which decode rules a fixture set exercises and rank candidate captures.
+    Coverage(coverage::CoverageArgs),
     /// Known-failure baselines: write one from a run, or check one.
     Baseline(baseline::BaselineArgs),
     /// Compare two JSON reports: regressions, fixes, new and removed fixtures.
@@ -88,6 +103,11 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Validate(args) => validate::execute(args),
         Command::Fmt(args) => fmt::execute(args),
         Command::Decode(args) => decode::execute(args),
+        Command::Capture(args) => capture::execute(args),
+        Command::Review(args) => review::execute(args),
+        Command::Regen(args) => regen::execute(args),
+        Command::Reduce(args) => reduce::execute(args),
+        Command::Coverage(args) => coverage::execute(args),
         Command::Baseline(args) => baseline::execute(args),
         Command::Compare(args) => compare::execute(args),
         Command::Report(args) => report::execute(args),

@@ -268,7 +268,10 @@ enum Health {
 struct Live {
     connection: Connection,
     hello: HelloReply,
+    /// Cases answered with a valid result, by id.
     answered: HashMap<u64, String>,
+    /// Cases sent, by id (answered or not).
+    sent: HashMap<u64, String>,
     line: u64,
 }
 
@@ -286,7 +289,7 @@ impl Checker<'_> {
         let mut connection = Connection::open(self.command, &[], self.options)?;
         let request = encode_hello_request(env!("CARGO_PKG_VERSION"));
         let _ = connection.send(request.into_bytes());
-        let deadline = Instant::now() + self.options.timeout;
+        let deadline = Instant::now() + self.options.hello_timeout();
         let mut line_number = 0u64;
         loop {
             let line = match connection.next(deadline) {
@@ -329,12 +332,12 @@ impl Checker<'_> {
                         details.push("it did not even read the harness's hello from its stdin".to_owned());
                     }
                     details.push(format!(
-                        "if it is only slow to start, raise --timeout (now {})",
-                        describe_duration(self.options.timeout)
+                        "if it is only slow to start, raise --hello-timeout (now {})",
+                        describe_duration(self.options.hello_timeout())
                     ));
                     self.report.add(
                         Level::Problem,
-                        format!("no hello within {}", describe_duration(self.options.timeout)),
+                        format!("no hello within {}", describe_duration(self.options.hello_timeout())),
                         with(details, quote_stderr(connection.stderr_since(0).as_deref())),
                     );
                     return Ok(None);
@@ -364,7 +367,13 @@ impl Checker<'_> {
                     if first {
                         self.describe_hello(&hello, startup);
                     }
-                    return Ok(Some(Live { connection, hello, answered: HashMap::new(), line: line_number }));
+                    return Ok(Some(Live {
+                        connection,
+                        hello,
+                        answered: HashMap::new(),
+                        sent: HashMap::new(),
+                        line: line_number,
+                    }));
                 }
                 decoded => {
                     let headline = match decoded {
@@ -412,8 +421,8 @@ impl Checker<'_> {
                     "every restart after a crash or timeout costs this much, and each --jobs worker starts one process"
                         .to_owned(),
                     format!(
-                        "the harness waits at most --timeout ({}) for a hello",
-                        describe_duration(self.options.timeout)
+                        "the harness waits at most --hello-timeout ({}) for a hello",
+                        describe_duration(self.options.hello_timeout())
                     ),
                 ],
             );
@@ -471,6 +480,7 @@ impl Checker<'_> {
         }
         let id = self.next_id;
         self.next_id += 1;
+        live.sent.insert(id, label.clone());
         let mark = live.connection.stderr_mark();
         match live.connection.send(encode_run(id, &case.request()).into_bytes()) {
             Ok(()) => {}
@@ -514,7 +524,7 @@ impl Checker<'_> {
                             "if outputs really are this large, raise --max-output".to_owned(),
                         ],
                     );
-                    break Health::Alive;
+                    continue;
                 }
                 Next::Event(LineEvent::Closed | LineEvent::Failed(_)) => {
                     let how = live.connection.ended();
@@ -625,6 +635,13 @@ impl Checker<'_> {
                         Level::Problem,
                         format!("id {got} ({first}) was answered twice; the second reply came while {label} was in flight"),
                         vec!["each run request gets exactly one result; a run gives the twice-answered case `protocol-error`".to_owned()],
+                    );
+                    LineVerdict::Stray
+                } else if let Some(earlier) = live.sent.get(&got) {
+                    self.report.add(
+                        Level::Note,
+                        format!("a late reply to id {got} ({earlier}) came while {label} was in flight; it is ignored"),
+                        Vec::new(),
                     );
                     LineVerdict::Stray
                 } else {

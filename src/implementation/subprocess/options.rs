@@ -24,8 +24,12 @@ pub const DEFAULT_STDERR_TAIL: usize = 32 * 1024;
 /// How external implementations are run.
 #[derive(Clone, Debug)]
 pub struct SubprocessOptions {
-    /// Time limit per case, and for the handshake.
+    /// Time limit per case.
     pub timeout: Duration,
+    /// Time limit for the hello after a start; `None` means the larger of
+    /// `timeout` and [`DEFAULT_TIMEOUT`] (start-up of a JVM or a `swift run`
+    /// often takes longer than a case should).
+    pub hello_timeout: Option<Duration>,
     /// Restarts allowed after crashes and timeouts, over the whole run.
     pub max_restarts: u32,
     /// Longest accepted stdout line (persistent) or stdout (one-shot), in bytes.
@@ -41,6 +45,7 @@ impl Default for SubprocessOptions {
     fn default() -> Self {
         SubprocessOptions {
             timeout: DEFAULT_TIMEOUT,
+            hello_timeout: None,
             max_restarts: DEFAULT_MAX_RESTARTS,
             max_output: DEFAULT_MAX_OUTPUT,
             stderr_tail: DEFAULT_STDERR_TAIL,
@@ -50,6 +55,11 @@ impl Default for SubprocessOptions {
 }
 
 impl SubprocessOptions {
+    /// The time limit for the hello.
+    pub fn hello_timeout(&self) -> Duration {
+        self.hello_timeout.unwrap_or(self.timeout.max(DEFAULT_TIMEOUT))
+    }
+
     /// Whether the run was interrupted.
     pub fn cancelled(&self) -> bool {
         self.cancel.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::SeqCst))

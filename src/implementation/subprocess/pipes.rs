@@ -24,6 +24,9 @@ const STDIN_QUEUE: usize = 8;
 const LINE_QUEUE: usize = 2;
 /// Read buffer of the stdout and stderr threads.
 const READ_CHUNK: usize = 64 * 1024;
+/// Stdin is written in pieces this large so that a child that stops
+/// reading can be told how far it got.
+const WRITE_CHUNK: usize = 16 * 1024;
 
 /// How far the writer got with the message it is writing.
 #[derive(Debug, Default)]
@@ -96,7 +99,7 @@ fn write_loop(mut stdin: ChildStdin, messages: &Receiver<Vec<u8>>, progress: &Wr
     for message in messages {
         progress.accepted.store(0, Ordering::SeqCst);
         progress.current.store(message.len() as u64, Ordering::SeqCst);
-        for chunk in message.chunks(READ_CHUNK) {
+        for chunk in message.chunks(WRITE_CHUNK) {
             if stdin.write_all(chunk).is_err() {
                 progress.broken.store(true, Ordering::SeqCst);
                 return;

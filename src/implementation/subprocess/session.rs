@@ -75,7 +75,7 @@ impl Session {
     pub fn start(command: &CommandLine, options: &SubprocessOptions) -> Result<Session, StartFailure> {
         let mut connection = Connection::open(command, &[], options).map_err(StartFailure::Spawn)?;
         let _ = connection.send(encode_hello_request(env!("CARGO_PKG_VERSION")).into_bytes());
-        let deadline = Instant::now() + options.timeout;
+        let deadline = Instant::now() + options.hello_timeout();
         let failed = |connection: &Connection, outcome: Outcome| {
             StartFailure::Handshake(CaseRun { outcome, stderr: connection.stderr_since(0) })
         };
@@ -116,8 +116,8 @@ impl Session {
                         &connection,
                         Outcome::ProtocolError(format!(
                             "no hello from the implementation within {}: {detail} (if it is only slow to start, \
-                             raise --timeout)",
-                            describe_duration(options.timeout)
+                             raise --hello-timeout)",
+                            describe_duration(options.hello_timeout())
                         )),
                     ));
                 }
@@ -295,7 +295,8 @@ impl Session {
         let how = self.connection.ended();
         let stderr = self.connection.stderr_since(self.case_mark);
         let last = last_line(stderr.as_deref()).map(|l| format!(" (last stderr line: {l})")).unwrap_or_default();
-        Outcome::Crash(format!("the implementation ended ({how}) {when}{last}"))
+        let rule = if how == "exit status 0" { "; it must keep running until it receives bye" } else { "" };
+        Outcome::Crash(format!("the implementation ended ({how}) {when}{rule}{last}"))
     }
 
     /// Says bye and waits for a clean exit. Returns notes on anything

@@ -1,0 +1,108 @@
+//! `conform capture`.
+
+use anyhow::bail;
+use clap::Args;
+use clap::builder::PossibleValuesParser;
+use conform::capture::{CaptureOptions, find_format, format_names, formats, prepare, write};
+use conform::error::exit_code;
+use conform::review::{WriteMode, Written, running_in_ci};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+#[command(after_help = formats_help())]
+pub struct CaptureArgs {
+    /// The suite the fixtures are for (must be the format's suite).
+    suite: String,
+    /// The capture format.
+    #[arg(long = "from", value_name = "FORMAT", value_parser = PossibleValuesParser::new(format_names()))]
+    format: String,
+    /// Capture files (any order; see the format).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Folder to write fixtures to [default: fixtures/<SUITE>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Prepended to every fixture name.
+    #[arg(long, default_value = "")]
+    name_prefix: String,
+    /// Cut each case into overlapping windows of about N items, never
+    /// separating a tool call from its result or a sidechain from its Task.
+    #[arg(long, value_name = "N")]
+    window: Option<usize>,
+    /// An extra redaction pattern (regular expression; its first group, when
+    /// it has one, is the secret). Repeatable.
+    #[arg(long = "redact-rule", value_name = "REGEX")]
+    redact_rules: Vec<String>,
+    /// The capture day to record (YYYY-MM-DD) [default: the day of the newest item].
+    #[arg(long, value_name = "DATE")]
+    captured_on: Option<String>,
+    /// Write NAME.json in place instead of NAME.json.new (refused when CI is set).
+    #[arg(long)]
+    accept: bool,
+}
+
+fn formats_help() -> String {
+    let mut help = String::from("Formats:\n");
+    for format in formats() {
+        let window = if format.window.is_some() { " [--window]" } else { "" };
+        help.push_str(&format!("  {} → {}{window}: {}\n", format.name, format.suite, format.summary));
+    }
+    help
+}
+
+pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
+    let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
+    let format = find_format(&args.suite, &args.format)?;
+    if let Some(day) = &args.captured_on
+        && chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_err()
+    {
+        bail!("--captured-on {day:?} is not a date (YYYY-MM-DD)");
+    }
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("fixtures").join(&args.suite));
+    let options = CaptureOptions {
+        suite: args.suite,
+        format,
+        files: args.files,
+        out,
+        name_prefix: args.name_prefix,
+        window: args.window,
+        redact_rules: args.redact_rules,
+        captured_on: args.captured_on,
+    };
+    let prepared = prepare(&options)?;
+    for notice in &prepared.notices {
+        eprintln!("note: {notice}");
+    }
+    let written = write(&prepared, mode)?;
+    let mut pending = 0;
+    for (fixture, outcome) in prepared.fixtures.iter().zip(&written) {
+        let items = fixture.items;
+        match outcome {
+            Written::Pending(path) => {
+                pending += 1;
+                println!("pending   {} ({items} items)", path.display());
+            }
+            Written::Accepted(path) => println!("written   {} ({items} items)", path.display()),
+            Written::Unchanged(path) => println!("unchanged {} ({items} items)", path.display()),
+        }
+    }
+    let redaction = &prepared.redaction;
+    if redaction.total() > 0 {
+        let rules: Vec<String> = redaction.replacements.iter().map(|(rule, n)| format!("{rule} {n}")).collect();
+        println!(
+            "redacted {} secrets ({} distinct): {}; lint: clean",
+            redaction.total(),
+            redaction.distinct,
+            rules.join(", ")
+        );
+    } else {
+        println!("redacted nothing; lint: clean");
+    }
+    if pending > 0 {
+        println!(
+            "{pending} fixtures pending review: `conform review {}` accepts or rejects them",
+            options.out.display()
+        );
+    }
+    Ok(exit_code::CONFORMANT)
+}

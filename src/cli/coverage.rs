@@ -1,0 +1,118 @@
+//! `conform coverage`.
+
+use clap::Args;
+use conform::coverage::{load_candidates, measure, rank};
+use conform::error::exit_code;
+use conform::fixture::{SuiteFilter, load_corpus};
+use conform::run::{Selection, select};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct CoverageArgs {
+    /// Fixture trees, suite folders or fixture files.
+    #[arg(default_value = "fixtures")]
+    paths: Vec<PathBuf>,
+    /// Only these suites (repeatable).
+    #[arg(long = "suite", value_name = "SUITE")]
+    suites: Vec<String>,
+    /// Only fixtures whose id (`suite/name`) matches this glob (repeatable).
+    #[arg(long = "filter", value_name = "GLOB")]
+    filters: Vec<String>,
+    /// Candidate fixtures (files or folders; pending `*.json.new` captures
+    /// included) to rank by the rules they would add (repeatable).
+    #[arg(long = "candidates", value_name = "PATH")]
+    candidates: Vec<PathBuf>,
+    /// Also list every reached rule with the number of fixtures reaching it.
+    #[arg(long, short = 'v')]
+    verbose: bool,
+    /// Print the coverage as JSON instead.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn execute(args: CoverageArgs) -> anyhow::Result<i32> {
+    let filter = SuiteFilter::new(&args.suites)?;
+    let selection = Selection::new(&args.filters)?;
+    let corpus = load_corpus(&args.paths, &filter)?;
+    super::print_notices(&corpus.notices);
+    let selected = select(&corpus, &selection);
+    let coverage = measure(&corpus, &selected);
+    let (candidates, problems) = load_candidates(&args.candidates);
+    let ranked = rank(&coverage, &candidates);
+    let stdout = &mut std::io::stdout().lock();
+    if args.json {
+        let value = serde_json::json!({"coverage": coverage, "unreached": coverage.suites.iter().map(|s| (s.suite, s.unreached())).collect::<std::collections::BTreeMap<_, _>>(), "candidates": ranked});
+        writeln!(stdout, "{}", conform::json::to_canonical_string(&value).trim_end())?;
+        return Ok(exit_code::CONFORMANT);
+    }
+    for suite in &coverage.suites {
+        match suite.ratio() {
+            Some((reached, known)) => writeln!(
+                stdout,
+                "{}: {} fixtures reach {reached} of {known} rules ({:.1}%)",
+                suite.suite,
+                suite.fixtures,
+                percent(reached, known)
+            )?,
+            None => writeln!(
+                stdout,
+                "{}: {} fixtures reach {} rules (the suite does not list all its rules)",
+                suite.suite,
+                suite.fixtures,
+                suite.reached.len()
+            )?,
+        }
+        if args.verbose {
+            for (rule, count) in &suite.reached {
+                writeln!(stdout, "  reached {rule} ({count} fixtures)")?;
+            }
+        }
+        let unreached = suite.unreached();
+        if !unreached.is_empty() {
+            writeln!(stdout, "  not reached by any fixture ({}):", unreached.len())?;
+            for rule in unreached {
+                writeln!(stdout, "    {rule}")?;
+            }
+        }
+    }
+    let mut without_reference = std::collections::BTreeMap::<String, usize>::new();
+    for line in &coverage.skipped {
+        match line.split_once('/').filter(|_| line.ends_with("has no reference")) {
+            Some((suite, _)) => *without_reference.entry(suite.to_owned()).or_default() += 1,
+            None => writeln!(stdout, "not measured: {line}")?,
+        }
+    }
+    for (suite, count) in &without_reference {
+        writeln!(stdout, "not measured: {count} {suite} fixtures (suite {suite} has no reference)")?;
+    }
+    if !args.candidates.is_empty() {
+        writeln!(stdout, "candidates, ranked by the rules each would add:")?;
+        let mut idle = 0;
+        for (place, candidate) in ranked.iter().enumerate() {
+            if candidate.new_rules.is_empty() {
+                idle += 1;
+                continue;
+            }
+            writeln!(
+                stdout,
+                "  {:>3}. {} +{}: {}",
+                place + 1,
+                candidate.path.display(),
+                candidate.new_rules.len(),
+                candidate.new_rules.join(", ")
+            )?;
+        }
+        if idle > 0 {
+            writeln!(stdout, "  {idle} candidates add no rule the others do not already reach")?;
+        }
+        for problem in &problems {
+            writeln!(stdout, "  skipped {problem}")?;
+        }
+    }
+    Ok(exit_code::CONFORMANT)
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 { 100.0 } else { part as f64 * 100.0 / whole as f64 }
+}

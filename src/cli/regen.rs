@@ -1,0 +1,105 @@
+//! `conform regen`.
+
+use clap::Args;
+use conform::error::exit_code;
+use conform::fixture::{SuiteFilter, load_corpus};
+use conform::regen::{RegenStatus, RegenSummary, regenerate, write_drifted};
+use conform::review::{WriteMode, Written, describe_difference, render_hunks, running_in_ci};
+use conform::run::{Selection, select};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct RegenArgs {
+    /// Fixture trees, suite folders or fixture files.
+    #[arg(default_value = "fixtures")]
+    paths: Vec<PathBuf>,
+    /// Write nothing; list every drifted fixture with its differences and exit 1 if any drifted.
+    #[arg(long)]
+    check: bool,
+    /// Rewrite drifted fixtures in place instead of writing NAME.json.new (refused when CI is set).
+    #[arg(long, conflicts_with = "check")]
+    accept: bool,
+    /// Only these suites (repeatable).
+    #[arg(long = "suite", value_name = "SUITE")]
+    suites: Vec<String>,
+    /// Only fixtures whose id (`suite/name`) matches this glob (repeatable).
+    #[arg(long = "filter", value_name = "GLOB")]
+    filters: Vec<String>,
+    /// Leave line diffs out (pointer-level differences only).
+    #[arg(long)]
+    no_diff: bool,
+}
+
+pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
+    let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
+    let filter = SuiteFilter::new(&args.suites)?;
+    let selection = Selection::new(&args.filters)?;
+    let corpus = load_corpus(&args.paths, &filter)?;
+    super::print_notices(&corpus.notices);
+    let selected = select(&corpus, &selection);
+    if selected.is_empty() {
+        eprintln!("error: no fixtures match the given --suite/--filter options");
+        return Ok(exit_code::CANNOT_JUDGE);
+    }
+    let results = regenerate(&corpus, &selected);
+    let stdout = &mut std::io::stdout().lock();
+    let mut without_reference: BTreeMap<&str, usize> = BTreeMap::new();
+    for result in &results {
+        match &result.status {
+            RegenStatus::Clean => {}
+            RegenStatus::Drifted(drift) => {
+                let count = drift.differences.len() + drift.omitted;
+                writeln!(stdout, "drifted {} ({}): {count} differences", result.id, result.path.display())?;
+                for difference in &drift.differences {
+                    writeln!(stdout, "  {}", describe_difference(difference))?;
+                }
+                if drift.omitted > 0 {
+                    writeln!(stdout, "  … and {} more", drift.omitted)?;
+                }
+                if !args.no_diff {
+                    for line in render_hunks(&drift.hunks).lines() {
+                        writeln!(stdout, "    {line}")?;
+                    }
+                }
+            }
+            RegenStatus::NoReference => *without_reference.entry(result.suite).or_default() += 1,
+            RegenStatus::ReferenceFailed(message) => {
+                writeln!(stdout, "error {}: the reference failed: {message}", result.id)?;
+            }
+            RegenStatus::Invalid(problems) => {
+                for problem in problems {
+                    writeln!(stdout, "invalid {}: {problem}", result.id)?;
+                }
+            }
+            RegenStatus::UnsupportedVersion { found } => {
+                writeln!(stdout, "invalid {}: fixtureVersion {found} is not supported; not regenerated", result.id)?;
+            }
+        }
+    }
+    for (suite, count) in &without_reference {
+        writeln!(stdout, "not checked: {count} {suite} fixtures (suite {suite} has no reference implementation)")?;
+    }
+    if !args.check {
+        for written in write_drifted(&results, mode)? {
+            match written {
+                Written::Pending(path) => writeln!(stdout, "pending {}", path.display())?,
+                Written::Accepted(path) => writeln!(stdout, "rewrote {}", path.display())?,
+                Written::Unchanged(_) => {}
+            }
+        }
+    }
+    let summary = RegenSummary::of(&results);
+    writeln!(stdout, "{}", summary.line())?;
+    if !args.check && summary.drifted > 0 && mode == WriteMode::Pending {
+        writeln!(stdout, "review the pending files with `conform review`")?;
+    }
+    Ok(if summary.invalid > 0 {
+        exit_code::CANNOT_JUDGE
+    } else if summary.failed > 0 || (args.check && summary.drifted > 0) {
+        exit_code::FAILURES
+    } else {
+        exit_code::CONFORMANT
+    })
+}

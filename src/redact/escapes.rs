@@ -1,0 +1,171 @@
+//! Escaped views of a string, so that secrets hidden behind JSON escaping are
+//! found too.
+//!
+//! Captured messages often carry JSON inside strings (a tool result that is a
+//! serialized object, a stringified payload), sometimes nested twice. Inside
+//! such a string a secret may be written with escapes (`\"`, `\/`, `\u002d`,
+//! `\\n`) that a pattern matching the plain text would not see. A [`View`] is
+//! the text with one more level of JSON string escapes decoded, plus a map
+//! from every byte of the view back to the span of the original string it
+//! came from, so a match in the view can be replaced in the original.
+
+use std::ops::Range;
+
+/// How many levels of nested escaping are decoded below the string itself.
+pub const MAX_ESCAPE_LEVELS: usize = 3;
+
+/// A string with some levels of JSON escapes decoded, and where each of its
+/// bytes came from in the original.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// The decoded text.
+    pub text: String,
+    /// For each byte of `text`, the byte range of the original it decodes from.
+    origin: Vec<Range<usize>>,
+}
+
+impl View {
+    /// The original string itself (level 0).
+    pub fn identity(original: &str) -> View {
+        let mut origin = Vec::with_capacity(original.len());
+        for (start, c) in original.char_indices() {
+            let end = start + c.len_utf8();
+            origin.extend(std::iter::repeat_n(start..end, c.len_utf8()));
+        }
+        View { text: original.to_owned(), origin }
+    }
+
+    /// The byte range of the original covered by `range` of this view.
+    pub fn original_span(&self, range: Range<usize>) -> Option<Range<usize>> {
+        if range.is_empty() {
+            return None;
+        }
+        let first = self.origin.get(range.start)?;
+        let last = self.origin.get(range.end - 1)?;
+        Some(first.start..last.end)
+    }
+
+    /// The view with one more level of escapes decoded, or `None` when there
+    /// is nothing left to decode.
+    pub fn decode_once(&self) -> Option<View> {
+        if !self.text.contains('\\') {
+            return None;
+        }
+        let mut text = String::with_capacity(self.text.len());
+        let mut origin = Vec::with_capacity(self.text.len());
+        let bytes = self.text.as_bytes();
+        let mut at = 0;
+        while at < self.text.len() {
+            let (decoded, consumed) = decode_at(&self.text, bytes, at);
+            let span = match self.original_span(at..at + consumed) {
+                Some(span) => span,
+                None => break,
+            };
+            for c in decoded.chars() {
+                text.push(c);
+                origin.extend(std::iter::repeat_n(span.clone(), c.len_utf8()));
+            }
+            at += consumed;
+        }
+        if text == self.text { None } else { Some(View { text, origin }) }
+    }
+}
+
+/// Decodes the escape (or plain character) at byte `at`: the decoded text and
+/// how many bytes it consumed.
+fn decode_at(text: &str, bytes: &[u8], at: usize) -> (String, usize) {
+    let plain = || {
+        let c = text[at..].chars().next().unwrap_or('\u{fffd}');
+        (c.to_string(), c.len_utf8().max(1))
+    };
+    if bytes.get(at) != Some(&b'\\') {
+        return plain();
+    }
+    let simple = match bytes.get(at + 1) {
+        Some(b'"') => Some('"'),
+        Some(b'\\') => Some('\\'),
+        Some(b'/') => Some('/'),
+        Some(b'b') => Some('\u{8}'),
+        Some(b'f') => Some('\u{c}'),
+        Some(b'n') => Some('\n'),
+        Some(b'r') => Some('\r'),
+        Some(b't') => Some('\t'),
+        _ => None,
+    };
+    if let Some(c) = simple {
+        return (c.to_string(), 2);
+    }
+    if bytes.get(at + 1) == Some(&b'u')
+        && let Some(unit) = hex4(bytes, at + 2)
+    {
+        if (0xD800..0xDC00).contains(&unit)
+            && bytes.get(at + 6) == Some(&b'\\')
+            && bytes.get(at + 7) == Some(&b'u')
+            && let Some(low) = hex4(bytes, at + 8)
+            && (0xDC00..0xE000).contains(&low)
+        {
+            let scalar = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+            return (char::from_u32(scalar).unwrap_or('\u{fffd}').to_string(), 12);
+        }
+        // A lone surrogate cannot be a Rust char; it is never part of a
+        // secret pattern, so the replacement character stands in for it.
+        return (char::from_u32(u32::from(unit)).unwrap_or('\u{fffd}').to_string(), 6);
+    }
+    // Not a JSON escape: keep the backslash as it is.
+    ("\\".to_owned(), 1)
+}
+
+fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
+    let digits = bytes.get(at..at + 4)?;
+    let text = std::str::from_utf8(digits).ok()?;
+    u16::from_str_radix(text, 16).ok()
+}
+
+/// The original and its decoded levels, shallowest first (level 0 is the
+/// original itself).
+pub fn views(original: &str) -> Vec<View> {
+    let mut levels = vec![View::identity(original)];
+    while levels.len() <= MAX_ESCAPE_LEVELS {
+        let Some(next) = levels.last().and_then(View::decode_once) else { break };
+        levels.push(next);
+    }
+    levels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_match_in_a_decoded_view_maps_back_to_the_escaped_original() {
+        let original = r#"{\"key\":\"sk\u002dant-abc\"}"#;
+        let all = views(original);
+        assert_eq!(all.len(), 2);
+        let decoded = &all[1];
+        assert_eq!(decoded.text, r#"{"key":"sk-ant-abc"}"#);
+        let start = decoded.text.find("sk-ant").unwrap_or(0);
+        let span = decoded.original_span(start..start + "sk-ant-abc".len()).unwrap_or(0..0);
+        assert_eq!(&original[span], r"sk\u002dant-abc");
+    }
+
+    #[test]
+    fn nested_escaping_decodes_level_by_level() {
+        let original = r#"{\"inner\":\"{\\\"pw\\\":\\\"x\\\\ny\\\"}\"}"#;
+        let all = views(original);
+        assert_eq!(all[1].text, r#"{"inner":"{\"pw\":\"x\\ny\"}"}"#);
+        assert_eq!(all[2].text, "{\"inner\":\"{\"pw\":\"x\\ny\"}\"}");
+        assert_eq!(all[3].text, "{\"inner\":\"{\"pw\":\"x\ny\"}\"}");
+    }
+
+    #[test]
+    fn text_without_escapes_has_only_itself() {
+        assert_eq!(views("plain text: ünïcode").len(), 1);
+        assert_eq!(views(r"C:\Users\x").len(), 1, "invalid escapes decode to themselves");
+    }
+
+    #[test]
+    fn surrogate_pairs_and_truncated_escapes_are_total() {
+        let all = views(r"\ud83d\ude00 \ud800 \u12");
+        assert_eq!(all[1].text, "😀 \u{fffd} \\u12");
+    }
+}

@@ -1,0 +1,399 @@
+//! Scrubbing secrets and personal data out of captured documents before they
+//! are written, and a lint pass that refuses to write if anything remains.
+//!
+//! A [`Redactor`] lives for one capture: every secret it replaces gets a
+//! placeholder `REDACTED_<LABEL>_<n>`, and the same secret gets the same
+//! placeholder everywhere in that capture, so structure (which tool call used
+//! which key, which paths belong to the same user) survives. Strings are
+//! searched as they are and through up to three levels of JSON escapes (see
+//! [`escapes`]), so a key inside a serialized object inside a tool result is
+//! found and replaced in place without re-serializing its surroundings.
+//!
+//! The rules are one table ([`rules::BUILTIN_RULES`]) plus the user's
+//! `--redact-rule` patterns; objects members with secret names
+//! ([`rules::is_secret_member`]) are replaced whatever their value looks like.
+//! [`Redactor::lint`] re-scans a finished document with the same rules and
+//! reports anything secret-looking that is not a placeholder.
+
+pub mod escapes;
+pub mod rules;
+
+use crate::json;
+use regex::Regex;
+use rules::{Rule, builtin_rules, is_secret_member};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::sync::LazyLock;
+use thiserror::Error;
+
+/// Id under which replacements by member name are counted and reported.
+pub const SECRET_MEMBER_RULE: &str = "secret-member";
+
+/// Placeholder label of values replaced by member name.
+const SECRET_MEMBER_LABEL: &str = "SECRET";
+
+/// Upper bound on replace-and-rescan rounds for one string. Every round
+/// replaces at least one secret by a placeholder no rule matches, so this is
+/// only a guard against pathological inputs.
+const MAX_ROUNDS: usize = 256;
+
+/// Matches the placeholders this module writes.
+static PLACEHOLDER: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"REDACTED_[A-Z0-9]+(?:_[A-Z0-9]+)*_[0-9]+").ok());
+
+/// Why a redactor could not be built.
+#[derive(Debug, Error)]
+pub enum RedactError {
+    /// A `--redact-rule` pattern is not a valid regular expression.
+    #[error("--redact-rule {pattern:?} is not a valid regular expression: {message}")]
+    BadUserRule {
+        /// The pattern as given.
+        pattern: String,
+        /// The regex compiler's message.
+        message: String,
+    },
+    /// A built-in pattern failed to compile (a bug in the rules table).
+    #[error("built-in redaction rule does not compile: {0}")]
+    BadBuiltinRule(String),
+}
+
+/// Something secret-looking found by [`Redactor::lint`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The rule that found it.
+    pub rule: String,
+    /// Where: `line L, column C` of the document text, or a JSON pointer.
+    pub location: String,
+    /// The start of the finding, masked (`sk-a… (48 chars)`), so reporting a
+    /// leak does not repeat it.
+    pub excerpt: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {} looks like a secret ({})", self.location, self.excerpt, self.rule)
+    }
+}
+
+/// How much a redactor replaced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RedactionSummary {
+    /// Replacements per rule id.
+    pub replacements: BTreeMap<String, usize>,
+    /// Distinct secrets (distinct placeholders handed out).
+    pub distinct: usize,
+}
+
+impl RedactionSummary {
+    /// Total replacements.
+    pub fn total(&self) -> usize {
+        self.replacements.values().sum()
+    }
+}
+
+/// Scrubs one capture. See the module docs.
+#[derive(Debug)]
+pub struct Redactor {
+    rules: Vec<Rule>,
+    /// Placeholder of each secret, keyed by the secret with every escape
+    /// level decoded, so one secret gets one placeholder however it was
+    /// written and whichever rule found it.
+    placeholders: HashMap<String, String>,
+    counters: HashMap<String, usize>,
+    replacements: BTreeMap<String, usize>,
+}
+
+impl Redactor {
+    /// A redactor with the built-in rules, preceded by the user's patterns
+    /// (which therefore win where both match).
+    pub fn new(user_rules: &[String]) -> Result<Redactor, RedactError> {
+        let mut rules = Vec::new();
+        for (index, pattern) in user_rules.iter().enumerate() {
+            let rule = Rule::custom(index + 1, pattern)
+                .map_err(|err| RedactError::BadUserRule { pattern: pattern.clone(), message: err.to_string() })?;
+            rules.push(rule);
+        }
+        rules.extend(builtin_rules().map_err(|err| RedactError::BadBuiltinRule(err.to_string()))?);
+        Ok(Redactor { rules, placeholders: HashMap::new(), counters: HashMap::new(), replacements: BTreeMap::new() })
+    }
+
+    /// What was replaced so far.
+    pub fn summary(&self) -> RedactionSummary {
+        RedactionSummary { replacements: self.replacements.clone(), distinct: self.placeholders.len() }
+    }
+
+    /// Scrubs every string (and member name) of `value` in place.
+    pub fn scrub_value(&mut self, value: &mut Value) {
+        stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
+            Value::String(text) => {
+                if let Some(scrubbed) = self.scrub_changed(text) {
+                    *text = scrubbed;
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_value(item)),
+            Value::Object(members) => {
+                let entries = std::mem::take(members);
+                for (name, mut member) in entries {
+                    let name = self.scrub_changed(&name).unwrap_or(name);
+                    self.scrub_value(&mut member);
+                    if is_secret_member(&name)
+                        && let Value::String(text) = &member
+                        && !text.is_empty()
+                        && !contains_placeholder(text)
+                    {
+                        let placeholder = self.placeholder(SECRET_MEMBER_LABEL, text);
+                        *self.replacements.entry(SECRET_MEMBER_RULE.to_owned()).or_default() += 1;
+                        member = Value::String(placeholder);
+                    }
+                    members.insert(name, member);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        })
+    }
+
+    /// Scrubs one text.
+    pub fn scrub_text(&mut self, text: &str) -> String {
+        self.scrub_changed(text).unwrap_or_else(|| text.to_owned())
+    }
+
+    /// The scrubbed text, or `None` when nothing needed replacing.
+    fn scrub_changed(&mut self, text: &str) -> Option<String> {
+        let mut current: Option<String> = None;
+        for _ in 0..MAX_ROUNDS {
+            let source = current.as_deref().unwrap_or(text);
+            let Some(next) = self.replace_once(source) else { break };
+            current = Some(next);
+        }
+        current
+    }
+
+    /// Finds secrets at the shallowest escape level that has any, replaces
+    /// them all, and returns the new text (`None`: nothing found).
+    fn replace_once(&mut self, text: &str) -> Option<String> {
+        for view in escapes::views(text) {
+            let hits = find_hits(&self.rules, &view.text);
+            if hits.is_empty() {
+                continue;
+            }
+            let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+            for hit in hits {
+                let Some(span) = view.original_span(hit.range.clone()) else { continue };
+                if edits.iter().any(|(taken, _)| overlaps(taken, &span)) {
+                    continue;
+                }
+                let (id, label) = (self.rules[hit.rule].id.clone(), self.rules[hit.rule].label.clone());
+                let placeholder = self.placeholder(&label, &view.text[hit.range.clone()]);
+                *self.replacements.entry(id).or_default() += 1;
+                edits.push((span, placeholder));
+            }
+            if edits.is_empty() {
+                continue;
+            }
+            edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
+            let mut out = text.to_owned();
+            for (span, placeholder) in edits {
+                out.replace_range(span, &placeholder);
+            }
+            return Some(out);
+        }
+        None
+    }
+
+    /// The placeholder of `secret` (found by a rule with `label`), handing out
+    /// the next number for that label on first sight of the secret.
+    fn placeholder(&mut self, label: &str, secret: &str) -> String {
+        let key = escapes::views(secret).pop().map_or_else(|| secret.to_owned(), |view| view.text);
+        if let Some(existing) = self.placeholders.get(&key) {
+            return existing.clone();
+        }
+        let counter = self.counters.entry(label.to_owned()).or_default();
+        *counter += 1;
+        let placeholder = format!("REDACTED_{label}_{counter}");
+        self.placeholders.insert(key, placeholder.clone());
+        placeholder
+    }
+
+    /// Re-scans a finished document (its exact text and parsed value) and
+    /// lists everything secret-looking that is not a placeholder. An empty
+    /// list means the document may be written.
+    pub fn lint(&self, text: &str, value: &Value) -> Vec<Finding> {
+        let mut findings = Vec::new();
+        for view in escapes::views(text) {
+            for hit in find_hits(&self.rules, &view.text) {
+                let Some(span) = view.original_span(hit.range.clone()) else { continue };
+                let (line, column) = json::line_column(text, span.start);
+                let finding = Finding {
+                    rule: self.rules[hit.rule].id.clone(),
+                    location: format!("line {line}, column {column}"),
+                    excerpt: mask(&view.text[hit.range]),
+                };
+                if !findings.contains(&finding) {
+                    findings.push(finding);
+                }
+            }
+        }
+        lint_members(value, String::new(), &mut findings);
+        findings
+    }
+}
+
+/// One rule match in a view.
+struct Hit {
+    rule: usize,
+    range: Range<usize>,
+}
+
+/// Every non-overlapping secret in `text`: rules in priority order, never
+/// overlapping a placeholder or an earlier rule's match.
+fn find_hits(rules: &[Rule], text: &str) -> Vec<Hit> {
+    let mut taken: Vec<Range<usize>> = placeholder_spans(text);
+    let mut hits = Vec::new();
+    for (index, rule) in rules.iter().enumerate() {
+        for (range, _) in rule.find_all(text) {
+            if taken.iter().any(|t| overlaps(t, &range)) {
+                continue;
+            }
+            taken.push(range.clone());
+            hits.push(Hit { rule: index, range });
+        }
+    }
+    hits
+}
+
+fn lint_members(value: &Value, at: String, findings: &mut Vec<Finding>) {
+    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                lint_members(item, json::pointer::push_index(&at, index), findings);
+            }
+        }
+        Value::Object(members) => {
+            for (name, member) in members {
+                let here = json::pointer::push(&at, name);
+                if is_secret_member(name)
+                    && let Value::String(text) = member
+                    && !text.is_empty()
+                    && !contains_placeholder(text)
+                {
+                    findings.push(Finding {
+                        rule: SECRET_MEMBER_RULE.to_owned(),
+                        location: here.clone(),
+                        excerpt: mask(text),
+                    });
+                }
+                lint_members(member, here, findings);
+            }
+        }
+        _ => {}
+    })
+}
+
+fn placeholder_spans(text: &str) -> Vec<Range<usize>> {
+    match PLACEHOLDER.as_ref() {
+        Some(regex) => regex.find_iter(text).map(|m| m.range()).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Whether `text` holds a placeholder written by a redactor.
+pub fn contains_placeholder(text: &str) -> bool {
+    PLACEHOLDER.as_ref().is_some_and(|regex| regex.is_match(text))
+}
+
+fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
+    a.start < b.end && b.start < a.end
+}
+
+/// The first few characters of a secret and its length.
+fn mask(secret: &str) -> String {
+    let head: String = secret.chars().take(4).collect();
+    format!("{head}… ({} chars)", secret.chars().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn redactor() -> Redactor {
+        Redactor::new(&[]).unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    #[test]
+    fn the_same_secret_gets_the_same_placeholder() {
+        let mut r = redactor();
+        let mut value = json!({
+            "a": "key sk-ant-api03-AAAAbbbbCCCC and again sk-ant-api03-AAAAbbbbCCCC",
+            "b": ["other sk-ant-api03-ZZZZ"],
+        });
+        r.scrub_value(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "a": "key REDACTED_ANTHROPIC_KEY_1 and again REDACTED_ANTHROPIC_KEY_1",
+                "b": ["other REDACTED_ANTHROPIC_KEY_2"],
+            })
+        );
+        assert_eq!(r.summary().distinct, 2);
+    }
+
+    #[test]
+    fn secrets_behind_escapes_are_replaced_in_place() {
+        let mut r = redactor();
+        let text = r#"{"output":"{\"token\":\"gh\u0070_0123456789abcdef\",\"n\":1}"}"#;
+        let scrubbed = r.scrub_text(text);
+        assert_eq!(scrubbed, r#"{"output":"{\"token\":\"REDACTED_GITHUB_TOKEN_1\",\"n\":1}"}"#);
+    }
+
+    #[test]
+    fn one_user_name_is_one_placeholder_across_path_forms() {
+        let mut r = redactor();
+        let scrubbed = r.scrub_text(r"/Users/alice/a and /home/alice/b and C:\Users\alice\c");
+        assert_eq!(scrubbed, r"/Users/REDACTED_USER_1/a and /home/REDACTED_USER_1/b and C:\Users\REDACTED_USER_1\c");
+    }
+
+    #[test]
+    fn secret_members_are_replaced_whatever_their_value() {
+        let mut r = redactor();
+        let mut value = json!({"password": "correct horse", "input_tokens": 12, "apiKey": ""});
+        r.scrub_value(&mut value);
+        assert_eq!(value, json!({"password": "REDACTED_SECRET_1", "input_tokens": 12, "apiKey": ""}));
+    }
+
+    #[test]
+    fn deep_values_are_scrubbed_without_overflowing_the_stack() {
+        let mut value = json!("mail bob@corp.io");
+        for _ in 0..9_000 {
+            value = Value::Array(vec![value]);
+        }
+        let mut r = redactor();
+        r.scrub_value(&mut value);
+        let text = crate::json::to_compact_string(&value);
+        assert!(text.contains("REDACTED_EMAIL_1") && !text.contains("bob@"));
+        assert!(r.lint(&text, &value).is_empty());
+        // serde_json drops nested values recursively; leave this one to the
+        // end of the process rather than the test thread's stack.
+        std::mem::forget(value);
+    }
+
+    #[test]
+    fn user_rules_come_first_and_bad_ones_are_reported() {
+        let mut r = Redactor::new(&["internal-(\\d+)\\.corp".to_owned()]).unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(r.scrub_text("host internal-42.corp"), "host internal-REDACTED_CUSTOM1_1.corp");
+        assert!(matches!(Redactor::new(&["(".to_owned()]), Err(RedactError::BadUserRule { .. })));
+    }
+
+    #[test]
+    fn lint_finds_what_scrubbing_would_and_ignores_placeholders() {
+        let r = redactor();
+        let text = "{\n    \"a\": \"REDACTED_EMAIL_1\",\n    \"b\": \"mail bob@corp.io\"\n}\n";
+        let value = json!({"a": "REDACTED_EMAIL_1", "b": "mail bob@corp.io", "secret": "x"});
+        let findings = r.lint(text, &value);
+        assert_eq!(findings.len(), 2, "{findings:?}");
+        assert_eq!(findings[0].location, "line 3, column 16");
+        assert_eq!(findings[0].excerpt, "bob@… (11 chars)");
+        assert_eq!(findings[1].location, "/secret");
+    }
+}

@@ -1,0 +1,193 @@
+//! The drift gate (`conform regen`): recompute every fixture's expected part
+//! with its suite's reference and see what moved.
+//!
+//! When the reference normalizer changes, CI must show exactly which
+//! fixtures' expectations move, and nobody may update them by accident. So
+//! `regen --check` writes nothing and lists each drifted fixture with its
+//! differences by JSON pointer (into the document, e.g.
+//! `/expected/blocks/3/tool/state`); plain `regen` writes the recomputed
+//! documents as `NAME.json.new` for review (or in place with `--accept`,
+//! never in CI). Fixtures whose suite has no reference are reported as such,
+//! never passed over in silence.
+
+use crate::compare::{DiffHunk, Difference, differences, text_diff, values_equal};
+use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
+use crate::json;
+use crate::reference::NoTrace;
+use crate::review::{ReviewError, WriteMode, Written, write_fixture};
+use crate::suite::{Layout, Suite};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+/// Lines of context in drift diffs.
+const DIFF_CONTEXT: usize = 3;
+
+/// What regenerating one fixture found.
+#[derive(Clone, Debug)]
+pub enum RegenStatus {
+    /// The reference reproduces the stored expectation.
+    Clean,
+    /// The reference now computes something else.
+    Drifted(Box<Drift>),
+    /// The fixture's suite has no reference implementation.
+    NoReference,
+    /// The reference failed on the fixture's input.
+    ReferenceFailed(String),
+    /// The fixture document is broken (one line per problem).
+    Invalid(Vec<String>),
+    /// The fixture's version is one the harness cannot judge.
+    UnsupportedVersion {
+        /// The version found.
+        found: u32,
+    },
+}
+
+/// How a fixture's expectation moved.
+#[derive(Clone, Debug)]
+pub struct Drift {
+    /// Differences by JSON pointer into the document (stored → recomputed).
+    pub differences: Vec<Difference>,
+    /// Differences beyond those listed.
+    pub omitted: usize,
+    /// Line diff of the stored document (`-`) against the recomputed one (`+`).
+    pub hunks: Vec<DiffHunk>,
+    /// The recomputed document's canonical text.
+    pub text: String,
+}
+
+/// One fixture's regeneration.
+#[derive(Clone, Debug)]
+pub struct RegenResult {
+    /// `suite/name`.
+    pub id: String,
+    /// The suite.
+    pub suite: &'static str,
+    /// The fixture file.
+    pub path: PathBuf,
+    /// What was found.
+    pub status: RegenStatus,
+}
+
+/// Tallies of a regeneration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegenSummary {
+    /// Expectations the reference reproduces.
+    pub clean: usize,
+    /// Expectations that moved.
+    pub drifted: usize,
+    /// Fixtures of suites without a reference.
+    pub no_reference: usize,
+    /// Fixtures the reference failed on.
+    pub failed: usize,
+    /// Broken or unjudgeable fixture documents.
+    pub invalid: usize,
+}
+
+impl RegenSummary {
+    /// Tallies results.
+    pub fn of(results: &[RegenResult]) -> RegenSummary {
+        let mut summary = RegenSummary::default();
+        for result in results {
+            match result.status {
+                RegenStatus::Clean => summary.clean += 1,
+                RegenStatus::Drifted(_) => summary.drifted += 1,
+                RegenStatus::NoReference => summary.no_reference += 1,
+                RegenStatus::ReferenceFailed(_) => summary.failed += 1,
+                RegenStatus::Invalid(_) | RegenStatus::UnsupportedVersion { .. } => summary.invalid += 1,
+            }
+        }
+        summary
+    }
+
+    /// `73 fixtures: 61 clean, 0 drifted, 12 without a reference`.
+    pub fn line(&self) -> String {
+        let total = self.clean + self.drifted + self.no_reference + self.failed + self.invalid;
+        let mut line = format!("{total} fixtures: {} clean, {} drifted", self.clean, self.drifted);
+        if self.no_reference > 0 {
+            line.push_str(&format!(", {} without a reference (not checked)", self.no_reference));
+        }
+        if self.failed > 0 {
+            line.push_str(&format!(", {} the reference failed on", self.failed));
+        }
+        if self.invalid > 0 {
+            line.push_str(&format!(", {} invalid", self.invalid));
+        }
+        line
+    }
+}
+
+/// Recomputes the expected part of each selected fixture.
+pub fn regenerate(corpus: &Corpus, selected: &[usize]) -> Vec<RegenResult> {
+    selected
+        .iter()
+        .filter_map(|&index| corpus.fixtures.get(index))
+        .map(|fixture| RegenResult {
+            id: fixture.id.clone(),
+            suite: fixture.suite.name(),
+            path: fixture.path.clone(),
+            status: regenerate_one(fixture),
+        })
+        .collect()
+}
+
+fn regenerate_one(fixture: &LoadedFixture) -> RegenStatus {
+    let parts = match &fixture.status {
+        FixtureStatus::Ready(parts) => parts,
+        FixtureStatus::Invalid(problems) => {
+            return RegenStatus::Invalid(problems.iter().map(|p| p.to_string()).collect());
+        }
+        FixtureStatus::UnsupportedVersion { found, .. } => return RegenStatus::UnsupportedVersion { found: *found },
+    };
+    let Some(reference) = fixture.suite.reference() else { return RegenStatus::NoReference };
+    let recomputed = match catch_unwind(AssertUnwindSafe(|| reference(&parts.input, &mut NoTrace))) {
+        Ok(Ok(value)) => value,
+        Ok(Err(message)) => return RegenStatus::ReferenceFailed(message),
+        Err(panic) => {
+            return RegenStatus::ReferenceFailed(format!("the reference panicked: {}", panic_message(&*panic)));
+        }
+    };
+    if values_equal(&parts.expected, &recomputed) {
+        return RegenStatus::Clean;
+    }
+    let Some(document) = &fixture.document else { return RegenStatus::Invalid(vec!["unreadable".to_owned()]) };
+    let updated = match fixture.suite.with_expected(document, &recomputed) {
+        Ok(updated) => updated,
+        Err(message) => return RegenStatus::ReferenceFailed(message),
+    };
+    let (mut found, omitted) = differences(&parts.expected, &recomputed);
+    let prefix = expected_pointer(fixture.suite);
+    for difference in &mut found {
+        difference.pointer = format!("{prefix}{}", difference.pointer);
+    }
+    let text = json::to_canonical_string(&updated);
+    let hunks = text_diff(&json::to_canonical_string(document), &text, DIFF_CONTEXT);
+    RegenStatus::Drifted(Box::new(Drift { differences: found, omitted, hunks, text }))
+}
+
+/// Where a suite's expected part sits in its documents.
+fn expected_pointer(suite: &dyn Suite) -> String {
+    match suite.layout() {
+        Layout::Wrapped { expected, .. } => json::pointer::push("", expected),
+        Layout::Keys { .. } | Layout::Table | Layout::Custom => String::new(),
+    }
+}
+
+/// Writes the recomputed documents of drifted fixtures (pending or in place).
+pub fn write_drifted(results: &[RegenResult], mode: WriteMode) -> Result<Vec<Written>, ReviewError> {
+    let mut written = Vec::new();
+    for result in results {
+        if let RegenStatus::Drifted(drift) = &result.status {
+            written.push(write_fixture(&result.path, &drift.text, mode)?);
+        }
+    }
+    Ok(written)
+}
+
+/// The message of a caught panic.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_owned())
+}

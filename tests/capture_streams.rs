@@ -1,0 +1,117 @@
+//! The agent-runtime capture formats plug into `conform capture`: the real
+//! Claude stream-json logs and transcripts, Codex app-server and `codex
+//! exec` logs in ../shared/captures become redacted pending fixtures of
+//! their suites that pass once accepted.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const CAPTURES: &str = "../shared/captures";
+
+fn conform(args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .env_remove("CI")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+fn jsonl_files(folders: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    for folder in folders {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(Path::new(CAPTURES).join(folder))
+            .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        found.retain(|p| p.extension().is_some_and(|e| e == "jsonl"));
+        found.sort();
+        files.extend(found.iter().map(|p| p.to_string_lossy().into_owned()));
+    }
+    files
+}
+
+/// Captures `files` as `suite` cases into `<root>/fixtures/<suite>`, returns
+/// the pending files.
+fn capture(root: &Path, suite: &str, format: &str, files: &[String]) -> Vec<PathBuf> {
+    let out = root.join("fixtures").join(suite);
+    let mut args: Vec<String> = vec!["capture".into(), suite.into(), "--from".into(), format.into()];
+    args.extend(["--out".into(), out.to_string_lossy().into_owned()]);
+    args.extend(files.iter().cloned());
+    let output = conform(&args);
+    assert!(output.status.success(), "{suite}: {}", text(&output));
+    assert!(text(&output).contains("lint: clean"));
+    let mut pending: Vec<PathBuf> = std::fs::read_dir(&out)
+        .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    pending.retain(|p| p.to_string_lossy().ends_with(".json.new"));
+    pending
+}
+
+#[test]
+fn real_agent_runtime_captures_become_passing_fixtures() -> Result<(), Box<dyn std::error::Error>> {
+    if !Path::new(CAPTURES).is_dir() {
+        eprintln!("note: ../shared/captures is absent: the agent-runtime capture test is skipped");
+        return Ok(());
+    }
+    let root = tempfile::tempdir()?;
+    let claude = jsonl_files(&["claude-stream-json/local-mock", "claude-stream-json/public"]);
+    let transcripts = jsonl_files(&["claude-session-jsonl/public"]);
+    let app_server = jsonl_files(&["codex-app-server/local-mock"]);
+    let exec = jsonl_files(&["codex-exec-json/local-mock", "codex-exec-json/public"]);
+
+    let events = capture(root.path(), "claude-events", "claude-stream-json", &claude);
+    let mut display_files = claude.clone();
+    display_files.extend(transcripts.iter().cloned());
+    let display = capture(root.path(), "claude-display", "claude-stream-json", &display_files);
+    let codex = capture(root.path(), "codex-app-server-events", "codex-app-server-jsonl", &app_server);
+    let codex_exec = capture(root.path(), "codex-exec-events", "codex-exec-jsonl", &exec);
+
+    // Companions are read with their capture, never as captures of their own.
+    let stdin_companions = claude.iter().filter(|f| f.ends_with(".stdin.jsonl")).count();
+    assert!(stdin_companions > 0);
+    assert!(events.len() >= claude.len() - stdin_companions, "{} events cases", events.len());
+    assert_eq!(codex.len(), app_server.iter().filter(|f| !f.ends_with(".client.jsonl")).count());
+    assert_eq!(codex_exec.len(), exec.len());
+    let permission = std::fs::read_to_string(root.path().join("fixtures/claude-events/permission-allow.json.new"))?;
+    assert!(permission.contains("permission-allow.stdin.jsonl"), "the companion is in the provenance");
+    assert!(permission.contains("\"control_response\""), "the client's answer is in the input");
+
+    let tree = root.path().join("fixtures").to_string_lossy().into_owned();
+    let accepted = conform(&["review".into(), tree.clone(), "--accept-all".into()]);
+    assert!(accepted.status.success(), "{}", text(&accepted));
+    let total = events.len() + display.len() + codex.len() + codex_exec.len();
+    let reports = root.path().join("reports").to_string_lossy().into_owned();
+    let run = conform(&["run".into(), tree, "--out".into(), reports, "--no-diff".into()]);
+    assert!(run.status.success(), "{}", text(&run));
+    assert!(text(&run).contains(&format!("{total} passed, 0 failed")), "{}", text(&run));
+    eprintln!(
+        "captured and passing: {} claude-events, {} claude-display, {} codex-app-server-events, {} codex-exec-events",
+        events.len(),
+        display.len(),
+        codex.len(),
+        codex_exec.len()
+    );
+    Ok(())
+}
+
+#[test]
+fn a_format_names_the_suites_it_serves() {
+    let output = conform(&[
+        "capture".into(),
+        "chat".into(),
+        "--from".into(),
+        "claude-stream-json".into(),
+        "nothing.jsonl".into(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output)
+            .contains("--from claude-stream-json captures claude-events or claude-display cases, not chat cases"),
+        "{}",
+        text(&output)
+    );
+}

@@ -1,0 +1,96 @@
+//! `conform coverage`: rules reached and unreached per suite, and candidate
+//! fixtures ranked by the rules they would add.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn conform(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
+}
+
+fn coverage_json(args: &[&str]) -> Value {
+    let mut all = vec!["coverage", "--json"];
+    all.extend_from_slice(args);
+    let output = conform(&all);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    conform::json::parse_value(&String::from_utf8_lossy(&output.stdout)).unwrap_or(Value::Null)
+}
+
+fn strings(value: &Value) -> BTreeSet<String> {
+    value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect()
+}
+
+fn chat(report: &Value) -> &Value {
+    report["coverage"]["suites"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["suite"] == "chat"))
+        .unwrap_or(&Value::Null)
+}
+
+#[test]
+fn reached_and_unreached_partition_the_chat_rules() {
+    let report = coverage_json(&["fixtures"]);
+    let suite = chat(&report);
+    let known = strings(&suite["known"]);
+    let reached: BTreeSet<String> =
+        suite["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
+    let unreached = strings(&report["unreached"]["chat"]);
+    assert_eq!(known.len(), conform::reference::chat::RULES.len());
+    assert!(reached.is_subset(&known), "every rule the reference reports is listed");
+    assert_eq!(reached.union(&unreached).cloned().collect::<BTreeSet<_>>(), known);
+    assert!(reached.is_disjoint(&unreached));
+    // The project's own fixtures exist to pin what the corpus leaves open.
+    assert!(reached.len() * 10 >= known.len() * 9, "{} of {} rules reached", reached.len(), known.len());
+
+    let text = String::from_utf8_lossy(&conform(&["coverage", "fixtures"]).stdout).into_owned();
+    let line = format!("chat: {} fixtures reach {} of {} rules", suite["fixtures"], reached.len(), known.len());
+    assert!(text.contains(&line), "{text}");
+    for rule in &unreached {
+        assert!(text.contains(&format!("    {rule}\n")), "{rule} listed as unreached: {text}");
+    }
+}
+
+#[test]
+fn candidates_are_ranked_by_the_rules_they_add() {
+    let corpus = "../shared/hapi/fixtures/chat";
+    if !Path::new(corpus).is_dir() {
+        eprintln!("note: ../shared/hapi/fixtures is absent: the candidate ranking test is skipped");
+        return;
+    }
+    let alone = coverage_json(&[corpus]);
+    let corpus_rules: BTreeSet<String> =
+        chat(&alone)["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
+    let both = coverage_json(&[corpus, "fixtures/chat"]);
+    let all_rules: BTreeSet<String> =
+        chat(&both)["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
+
+    let ranked = coverage_json(&[corpus, "--candidates", "fixtures/chat"]);
+    let candidates = ranked["candidates"].as_array().cloned().unwrap_or_default();
+    assert_eq!(candidates.len(), std::fs::read_dir("fixtures/chat").map(|d| d.count()).unwrap_or(0));
+    let gains: Vec<usize> = candidates.iter().map(|c| c["new_rules"].as_array().map_or(0, Vec::len)).collect();
+    assert!(gains.windows(2).all(|pair| pair[0] >= pair[1]), "greedy gains never grow: {gains:?}");
+    assert!(gains[0] > 1);
+    // Together the candidates add exactly what the project's fixtures reach
+    // beyond the corpus, each new rule credited once.
+    let mut added = BTreeSet::new();
+    for candidate in &candidates {
+        for rule in strings(&candidate["new_rules"]) {
+            assert!(added.insert(rule.clone()), "{rule} credited twice");
+            assert!(!corpus_rules.contains(&rule), "{rule} is reached by the corpus already");
+        }
+    }
+    assert_eq!(added, all_rules.difference(&corpus_rules).cloned().collect::<BTreeSet<_>>());
+    eprintln!(
+        "chat rules: HAPI corpus {} of {}, corpus + project fixtures {} of {}",
+        corpus_rules.len(),
+        conform::reference::chat::RULES.len(),
+        all_rules.len(),
+        conform::reference::chat::RULES.len()
+    );
+}

@@ -1,0 +1,203 @@
+//! `conform reduce`: a 200-message case on which an implementation that
+//! mishandles one message kind diverges shrinks to a fixture of at most
+//! three messages showing the same failure.
+
+mod capture_support;
+
+use capture_support::session::SessionBuilder;
+use conform::capture::hapi_messages::chat_input;
+use conform::implementation::{
+    CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome, ReferenceImplementation,
+};
+use conform::reduce::{Oracle, ReduceRequest, Signature, reduce, reduced_document};
+use conform::reference::NoTrace;
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A decoder with one bug: it drops the `is_error` flag of Claude
+/// tool_result blocks, so failed tool calls show as completed.
+struct DropsToolErrors;
+
+fn strip_is_error(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if object.get("type").and_then(Value::as_str) == Some("tool_result") {
+                object.remove("is_error");
+            }
+            object.values_mut().for_each(strip_is_error);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_is_error),
+        _ => {}
+    }
+}
+
+impl Implementation for DropsToolErrors {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo {
+            name: "drops-tool-errors".into(),
+            version: "1".into(),
+            language: "rust".into(),
+            kind: ImplementationKind::Subprocess,
+            command: None,
+        }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let mut input = request.input.clone();
+        strip_is_error(&mut input);
+        match conform::reference::chat::run(&input, &mut NoTrace) {
+            Ok(output) => Outcome::Output(output).into(),
+            Err(message) => Outcome::Error(message).into(),
+        }
+    }
+}
+
+/// A decoder that crashes on codex reasoning messages.
+struct CrashesOnReasoning;
+
+impl Implementation for CrashesOnReasoning {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo { name: "crashes-on-reasoning".into(), ..DropsToolErrors.info() }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let text = conform::json::to_compact_string(request.input);
+        if text.contains("\"type\":\"reasoning\"") {
+            return Outcome::Crash("signal 11".into()).into();
+        }
+        ReferenceImplementation.run_case(request)
+    }
+}
+
+fn session_input() -> Value {
+    let (messages, state) = SessionBuilder::build();
+    chat_input(messages, state, false)
+}
+
+fn request(input: &Value) -> ReduceRequest<'_> {
+    ReduceRequest {
+        suite: conform::suite::find("chat").unwrap_or_else(|| panic!("no chat suite")),
+        fixture: "session",
+        fixture_version: 1,
+        input,
+        oracle: Oracle::Reference(conform::reference::chat::run),
+        max_tests: 20_000,
+        cancel: None,
+    }
+}
+
+#[test]
+fn a_mishandled_message_kind_reduces_to_at_most_three_messages() -> Result<(), Box<dyn std::error::Error>> {
+    let input = session_input();
+    let request = request(&input);
+    let reduction = reduce(&request, &DropsToolErrors)?;
+    let (before, after) = reduction.items;
+    assert_eq!(before, 200);
+    assert!(after <= 3, "{after} messages left");
+    assert_eq!(reduction.list.as_deref(), Some("messages"));
+
+    // The reduced case shows the same failure as the original.
+    let original = reference_signature(&input, &DropsToolErrors);
+    let reduced = reference_signature(&reduction.input, &DropsToolErrors);
+    assert_eq!(Some(&reduction.signature), original.as_ref());
+    assert_eq!(reduced, original);
+    assert_eq!(
+        reduction.signature.to_string(),
+        "/blocks/*/tool/state value-changed, /visibleBlocks/*/tool/state value-changed"
+    );
+    // And it is a valid fixture document the reference passes.
+    let suite = request.suite;
+    let document =
+        reduced_document(suite, &json!({"fixtureVersion": 1, "name": "x", "description": "x"}), "x", "x", &reduction)
+            .map_err(|e| e.to_string())?;
+    let text = conform::json::to_canonical_string(&document);
+    assert!(conform::validate::schema_errors(suite, &document, &text, Path::new("x.json")).is_empty());
+    eprintln!(
+        "drops-tool-errors: 200 → {after} messages, {} → {} input bytes ({} removed) in {} runs",
+        reduction.bytes.0,
+        reduction.bytes.1,
+        reduction.bytes.0 - reduction.bytes.1,
+        reduction.tests
+    );
+    Ok(())
+}
+
+#[test]
+fn a_crash_reduces_to_the_message_that_triggers_it() -> Result<(), Box<dyn std::error::Error>> {
+    let input = session_input();
+    let reduction = reduce(&request(&input), &CrashesOnReasoning)?;
+    assert_eq!(reduction.signature, Signature::Verdict("crash"));
+    assert_eq!(reduction.items.1, 1);
+    let message = &reduction.input["messages"][0];
+    assert_eq!(message["content"]["content"]["data"]["type"], "reasoning");
+    eprintln!("crashes-on-reasoning: 200 → 1 message, {} → {} input bytes", reduction.bytes.0, reduction.bytes.1);
+    Ok(())
+}
+
+fn reference_signature(input: &Value, implementation: &dyn Implementation) -> Option<Signature> {
+    let expected = conform::reference::chat::run(input, &mut NoTrace).ok()?;
+    let request = CaseRequest { suite: "chat", fixture: "x", fixture_version: 1, input };
+    Signature::of(&implementation.run_case(&request).outcome, &expected, &[])
+}
+
+fn conform_cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(args)
+        .env_remove("CI")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
+}
+
+#[test]
+fn the_reference_against_a_stored_expectation_via_the_cli() -> Result<(), Box<dyn std::error::Error>> {
+    // A 200-message fixture whose stored expectation disagrees with the
+    // reference on one tool call's state (as a fixture generated by another
+    // implementation would).
+    let input = session_input();
+    let mut expected = conform::reference::chat::run(&input, &mut NoTrace)?;
+    let blocks = expected["blocks"].as_array_mut().ok_or("no blocks")?;
+    let tool = blocks.iter_mut().filter(|b| b["kind"] == "tool-call").nth(7).ok_or("few tool calls")?;
+    let tampered_id = tool["tool"]["id"].clone();
+    tool["tool"]["state"] = json!("error");
+    let document = json!({"fixtureVersion": 1, "name": "long-session", "description": "A long session.",
+                          "input": input, "expected": expected});
+    let root = tempfile::tempdir()?;
+    let folder = root.path().join("chat");
+    std::fs::create_dir_all(&folder)?;
+    let fixture = folder.join("long-session.json");
+    std::fs::write(&fixture, conform::json::to_canonical_string(&document))?;
+
+    let output = conform_cli(&["reduce", &fixture.to_string_lossy(), "--impl", "reference"]);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("failure: /blocks/*/tool/state value-changed"), "{stdout}");
+    assert!(stdout.contains("messages: 200 → "), "{stdout}");
+    let pending = folder.join("long-session-reduced.json.new");
+    assert!(pending.exists(), "written for review: {stdout}");
+    assert!(!folder.join("long-session-reduced.json").exists());
+
+    let reduced = conform::json::parse_value(&std::fs::read_to_string(&pending)?)?;
+    let messages = reduced["input"]["messages"].as_array().map(Vec::len).unwrap_or(0);
+    assert!(messages <= 3, "{messages} messages: {stdout}");
+    let kept_tool = reduced["expected"]["blocks"].as_array().into_iter().flatten().find(|b| b["kind"] == "tool-call");
+    assert_eq!(kept_tool.map(|b| &b["tool"]["id"]), Some(&tampered_id));
+
+    // Accepted, the reduced fixture fails against the reference the same way.
+    assert!(conform_cli(&["review", &folder.to_string_lossy(), "--accept", "*-reduced"]).status.success());
+    let reports = root.path().join("reports");
+    let run = conform_cli(&[
+        "run",
+        &folder.join("long-session-reduced.json").to_string_lossy(),
+        "--format",
+        "pretty",
+        "--out",
+        &reports.to_string_lossy(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(report.contains("/tool/state: expected \"error\", got "), "{report}");
+    eprintln!("stored expectation: {}", stdout.lines().nth(2).unwrap_or_default().trim());
+    Ok(())
+}

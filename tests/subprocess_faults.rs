@@ -1,0 +1,314 @@
+//! Every fault an external implementation can commit ends as a verdict on
+//! the case it happened during, the other cases are still judged, the run
+//! exits 1, and the harness neither panics nor hangs. Each test runs real
+//! child processes (tests/adapters/*.py) under a hard time limit.
+
+mod subprocess_support;
+
+use std::time::Duration;
+use subprocess_support::{CASES, Finished, Judged, Scenario, conform, python, report, verdicts};
+
+/// Hard bound of each run: generous for a loaded CI machine, far below a hang.
+const LIMIT: Duration = Duration::from_secs(120);
+
+struct FaultRun {
+    finished: Finished,
+    verdicts: std::collections::BTreeMap<String, Judged>,
+    out: std::path::PathBuf,
+}
+
+/// Runs the fault adapter over the scenario; `extra` flags come after the
+/// defaults (`--timeout 2s -j 1`), which they may override by being given
+/// instead: pass `--timeout`/`-j` only through `extra` to change them.
+fn run_fault(scenario: &Scenario, python: &str, fault: &str, extra: &[&str]) -> FaultRun {
+    let command = scenario.fault_adapter(python, fault);
+    let out = scenario.out(fault);
+    let tree = scenario.tree();
+    let mut args = vec![
+        "run",
+        tree.to_str().unwrap(),
+        "--impl-cmd",
+        &command,
+        "--format",
+        "pretty",
+        "--format",
+        "json",
+        "--format",
+        "junit",
+        "--format",
+        "markdown",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if !extra.contains(&"--timeout") {
+        args.extend_from_slice(&["--timeout", "2s"]);
+    }
+    if !extra.contains(&"-j") {
+        args.extend_from_slice(&["-j", "1"]);
+    }
+    args.extend_from_slice(extra);
+    let finished = conform(&args, &[], LIMIT);
+    assert!(!finished.stderr.contains("panicked"), "the harness panicked:\n{}", finished.stderr);
+    let verdicts = verdicts(&report(&out));
+    assert_eq!(verdicts.len(), CASES.len(), "every case is in the report");
+    FaultRun { finished, verdicts, out }
+}
+
+/// Asserts that `case` got `verdict` with a message containing `words`, that
+/// every other case passed, and that the run exited 1.
+fn only_case_faulted(run: &FaultRun, case: &str, verdict: &str, words: &[&str]) {
+    let judged = &run.verdicts[case];
+    assert_eq!(judged.verdict, verdict, "{case}: {judged:?}");
+    for word in words {
+        assert!(judged.message.contains(word), "{case}: message {:?} lacks {word:?}", judged.message);
+    }
+    for (name, other) in run.verdicts.iter().filter(|(name, _)| *name != case) {
+        assert_eq!(other.verdict, "pass", "{name}: {other:?}");
+    }
+    assert_eq!(run.finished.code, Some(1), "stdout:\n{}\nstderr:\n{}", run.finished.stdout, run.finished.stderr);
+}
+
+#[test]
+fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "crash", &[]);
+    only_case_faulted(
+        &run,
+        "case-03",
+        "crash",
+        &["exit status 3", "while the case was in flight", "fatal error in case-03"],
+    );
+    let stderr = run.verdicts["case-03"].stderr.as_deref().unwrap_or("");
+    assert!(stderr.contains("decoder: fatal error in case-03"), "{stderr}");
+    // Every report shows the verdict, the message and the stderr tail.
+    let junit = std::fs::read_to_string(run.out.join("junit.xml")).unwrap();
+    assert!(junit.contains(r#"type="crash""#) && junit.contains("exit status 3"), "{junit}");
+    assert!(junit.contains("decoder: fatal error in case-03"), "stderr goes to system-err");
+    let markdown = std::fs::read_to_string(run.out.join("conform-report.md")).unwrap();
+    assert!(markdown.contains("<b>crash</b>") && markdown.contains("decoder: fatal error in case-03"), "{markdown}");
+    assert!(run.finished.stdout.contains("CRASH chat/case-03"), "{}", run.finished.stdout);
+    assert!(run.finished.stdout.contains("| decoder: fatal error in case-03"), "{}", run.finished.stdout);
+    assert!(run.finished.stdout.trim_end().ends_with("5 passed, 1 failed"), "{}", run.finished.stdout);
+}
+
+#[test]
+fn a_case_that_hangs_times_out_and_the_process_is_replaced() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "hang", &[]);
+    only_case_faulted(&run, "case-03", "timeout", &["no reply within 2 s", "killed"]);
+    assert!(run.finished.elapsed < Duration::from_secs(60), "{:?}", run.finished.elapsed);
+}
+
+#[test]
+fn garbage_on_stdout_is_a_protocol_error_of_the_case_in_flight() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "garbage", &[]);
+    only_case_faulted(
+        &run,
+        "case-03",
+        "protocol-error",
+        &["not JSON", "Loading model weights", "write logs to stderr"],
+    );
+}
+
+#[test]
+fn a_reply_with_a_wrong_id_is_a_protocol_error() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "wrong-id", &[]);
+    only_case_faulted(&run, "case-03", "protocol-error", &["carries id 1003", "in flight has id 3"]);
+}
+
+#[test]
+fn a_second_reply_makes_the_twice_answered_case_a_protocol_error() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "twice", &[]);
+    only_case_faulted(&run, "case-03", "protocol-error", &["replied twice to id 3", "first verdict: pass"]);
+}
+
+#[test]
+fn an_implementation_that_never_says_hello_gets_a_protocol_error_on_every_case() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "no-hello", &["--hello-timeout", "1s"]);
+    for (name, judged) in &run.verdicts {
+        assert_eq!(judged.verdict, "protocol-error", "{name}");
+        assert!(judged.message.contains("no hello from the implementation within 1 s"), "{}", judged.message);
+    }
+    assert_eq!(run.finished.code, Some(1));
+    assert!(run.finished.stderr.contains("failed its handshake"), "{}", run.finished.stderr);
+    // One failed handshake, not one per case.
+    assert!(run.finished.elapsed < Duration::from_secs(30), "{:?}", run.finished.elapsed);
+}
+
+#[test]
+fn exiting_with_status_0_mid_run_is_a_crash_of_the_case_in_flight() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "exit0", &[]);
+    only_case_faulted(&run, "case-03", "crash", &["exit status 0"]);
+}
+
+#[test]
+fn ten_mib_of_stderr_neither_blocks_nor_floods_the_report() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "stderr-flood", &[]);
+    only_case_faulted(&run, "case-03", "error", &["the decoder gave up"]);
+    let stderr = run.verdicts["case-03"].stderr.clone().expect("the stderr tail is attached");
+    assert!(stderr.len() <= 40 * 1024, "kept {} bytes", stderr.len());
+    assert!(stderr.contains("of stderr before this not kept"), "{}", &stderr[..200]);
+    assert!(stderr.contains("eeeeeeee"), "the tail of the flood is kept");
+}
+
+#[test]
+fn a_100_mib_line_is_cut_off_at_max_output_and_the_stream_stays_in_step() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    // A generous --timeout: reading 64 MiB in an unoptimized build takes a moment.
+    let run = run_fault(&scenario, python, "long-line", &["--timeout", "30s"]);
+    only_case_faulted(&run, "case-03", "protocol-error", &["--max-output (64 MiB)", "cut off"]);
+}
+
+#[test]
+fn an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "no-read", &["--max-restarts", "2"]);
+    let v = &run.verdicts;
+    for case in ["case-01", "case-02", "case-03"] {
+        assert_eq!(v[case].verdict, "timeout", "{case}: {:?}", v[case]);
+    }
+    // case-01's input is larger than a pipe holds: the writer is stuck, the harness is not.
+    assert!(v["case-01"].message.contains("it had read only"), "{}", v["case-01"].message);
+    for case in ["case-04", "case-05", "case-06"] {
+        assert_eq!(v[case].verdict, "error", "{case}");
+        assert!(v[case].message.starts_with("not run: restart budget exhausted"), "{}", v[case].message);
+    }
+    assert_eq!(run.finished.code, Some(1));
+}
+
+#[test]
+fn parallel_processes_contain_a_crash_too() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "crash", &["-j", "3"]);
+    only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);
+}
+
+#[test]
+fn a_well_behaved_adapter_passes_everything() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let run = run_fault(&scenario, python, "none", &["-j", "2"]);
+    assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
+    assert_eq!(run.finished.code, Some(0), "{}", run.finished.stderr);
+    let report = report(&run.out);
+    assert_eq!(report["implementation"]["name"], "fault-none");
+    assert_eq!(report["implementation"]["language"], "python");
+    assert_eq!(report["implementation"]["kind"], "subprocess");
+    assert!(!run.finished.stderr.contains("warning:"), "a clean bye leaves no notes: {}", run.finished.stderr);
+}
+
+#[test]
+fn a_command_that_cannot_start_is_a_setup_error() {
+    let scenario = Scenario::new();
+    let tree = scenario.tree();
+    for (command, words) in [
+        ("conform-no-such-decoder --serve", "`conform-no-such-decoder` was not found on PATH"),
+        ("./no/such/adapter", "`./no/such/adapter` was not found"),
+        ("python3 'unbalanced", "unbalanced quotes"),
+    ] {
+        for mode in [&[][..], &["--one-shot"][..]] {
+            let mut args = vec!["run", tree.to_str().unwrap(), "--impl-cmd", command];
+            args.extend_from_slice(mode);
+            let finished = conform(&args, &[], LIMIT);
+            assert_eq!(finished.code, Some(2), "{command} {mode:?}: {}", finished.stderr);
+            assert!(finished.stderr.contains(words), "{command}: {}", finished.stderr);
+        }
+    }
+}
+
+#[test]
+fn one_shot_faults_are_verdicts_too() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let faults = "case-01:exit1,case-02:signal,case-03:hang,case-04:garbage,case-05:huge";
+    let command = scenario.one_shot_adapter(python, faults);
+    let out = scenario.out("one-shot");
+    let tree = scenario.tree();
+    let args = [
+        "run",
+        tree.to_str().unwrap(),
+        "--impl-cmd",
+        &command,
+        "--one-shot",
+        "--timeout",
+        "5s",
+        "--max-output",
+        "1MiB",
+        "--format",
+        "json",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let finished = conform(&args, &[], LIMIT);
+    assert_eq!(finished.code, Some(1), "{}", finished.stderr);
+    let v = verdicts(&report(&out));
+    let expect = [
+        ("case-01", "error", "decoder: cannot decode case-01"),
+        ("case-02", "crash", "SIGSEGV"),
+        ("case-03", "timeout", "no exit within 5 s"),
+        ("case-04", "protocol-error", "stdout is not one JSON value"),
+        ("case-05", "protocol-error", "larger than --max-output (1 MiB)"),
+        ("case-06", "pass", ""),
+    ];
+    for (case, verdict, words) in expect {
+        assert_eq!(v[case].verdict, verdict, "{case}: {:?}", v[case]);
+        assert!(v[case].message.contains(words), "{case}: {:?}", v[case].message);
+    }
+    assert!(v["case-02"].stderr.as_deref().unwrap_or("").contains("about to crash"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_children_and_still_writes_the_report() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let command = scenario.fault_adapter(python, "hang");
+    let out = scenario.out("interrupted");
+    let pidfile = scenario.dir.path().join("pids");
+    let tree = scenario.tree();
+    let mut process = std::process::Command::new(env!("CARGO_BIN_EXE_conform"));
+    process
+        .args(["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--timeout", "60s", "-j", "1"])
+        .args(["--format", "json", "--out", out.to_str().unwrap()])
+        .env("CONFORM_TEST_PIDFILE", &pidfile)
+        .env("NO_COLOR", "1");
+    let finished = subprocess_support::run_bounded(process, LIMIT, |pid| {
+        // Interrupt once case-03 hangs (cases 1 and 2 take milliseconds).
+        std::thread::sleep(Duration::from_secs(2));
+        // SAFETY: plain system call on the child we just started.
+        unsafe {
+            libc::kill(pid as libc::pid_t, libc::SIGINT);
+        }
+    });
+    assert_eq!(finished.code, Some(130), "{}", finished.stderr);
+    assert!(finished.elapsed < Duration::from_secs(30), "stopped promptly: {:?}", finished.elapsed);
+    let v = verdicts(&report(&out));
+    assert_eq!(v["case-01"].verdict, "pass");
+    assert_eq!(v["case-02"].verdict, "pass");
+    assert_eq!(v["case-03"].verdict, "error");
+    assert!(v["case-03"].message.starts_with("interrupted"), "{}", v["case-03"].message);
+    assert!(!v.contains_key("case-04"), "cases not started are left out");
+    let pids = std::fs::read_to_string(&pidfile).unwrap();
+    for pid in pids.lines().filter_map(|line| line.trim().parse::<libc::pid_t>().ok()) {
+        // SAFETY: signal 0 only checks whether the process exists.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        assert!(!alive, "the adapter process {pid} was left running");
+    }
+}
