@@ -162,3 +162,30 @@ fn output_does_not_depend_on_input_key_order() {
         }
     }
 }
+
+#[test]
+fn deeply_nested_verbatim_values_do_not_overflow_a_small_stack() {
+    let depth = 9_900;
+    let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let text = format!(
+        r#"{{"messages": [{{"id": "m1", "localId": null, "createdAt": 1, "content": {{"role": "agent", "content":
+            {{"type": "codex", "data": {{"type": "tool-call", "callId": "c1", "name": "x", "input": {nested}}}}}}}}}],
+            "agentState": null, "options": {{"hasMoreMessages": false}}}}"#
+    );
+    let input = parse_value(&text).expect("nearly 10,000 levels parse");
+    let output = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            let output = run(&input, &mut NoTrace).expect("decodes");
+            let kind = output["blocks"][0]["kind"].clone();
+            // Dropping nested values recurses; leak them rather than measure
+            // serde_json's drop on this deliberately small stack.
+            std::mem::forget(output);
+            std::mem::forget(input);
+            kind
+        })
+        .expect("thread starts")
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(output, "tool-call");
+}

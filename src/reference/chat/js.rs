@@ -8,7 +8,7 @@
 //! and U+FEFF).
 
 use crate::json::{KeyOrder, format_js_number, ordered_keys};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// Member of an object. Arrays have no named members (the pipeline never asks
@@ -16,9 +16,16 @@ use std::borrow::Cow;
 #[inline]
 pub fn get<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
     match value {
-        Value::Object(map) => map.get(key),
+        Value::Object(map) => member(map, key),
         _ => None,
     }
+}
+
+/// Member lookup tuned for the small objects of wire messages: a linear
+/// scan beats hashing the key below a couple of dozen members.
+#[inline]
+pub fn member<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if map.len() <= 24 { map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v) } else { map.get(key) }
 }
 
 /// Member of an optional value.
@@ -113,6 +120,20 @@ pub fn entries(value: &Value) -> Vec<(Cow<'_, str>, &Value)> {
             .collect(),
         Value::Array(items) => items.iter().enumerate().map(|(i, item)| (Cow::Owned(i.to_string()), item)).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// A deep copy that grows the stack instead of overflowing it: verbatim
+/// values copied into the output may nest as deep as the parser allows.
+pub fn deep_clone(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || Value::Array(items.iter().map(deep_clone).collect()))
+        }
+        Value::Object(map) => stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), deep_clone(v))).collect())
+        }),
+        leaf => leaf.clone(),
     }
 }
 

@@ -7,6 +7,7 @@
 //! reports to a [`crate::reference::RuleTrace`].
 
 mod blocks;
+mod fast_map;
 mod group;
 mod js;
 mod model;

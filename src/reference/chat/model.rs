@@ -28,8 +28,9 @@ pub struct NormalizedMessage<'a> {
     pub parent_tool_use_id: Option<&'a str>,
     /// The envelope's `meta`, on the paths that carry it.
     pub meta: Option<&'a Value>,
-    /// Token usage (Claude assistant entries and codex `token_count`).
-    pub usage: Option<Usage<'a>>,
+    /// Token usage (Claude assistant entries and codex `token_count`);
+    /// boxed because most messages have none.
+    pub usage: Option<Box<Usage<'a>>>,
     /// `model`: present (possibly null) on Claude assistant entries and agy text.
     pub model: Option<Option<&'a str>>,
     /// `agentTimestamp`: present (possibly null) on Claude `assistant`/`user` entries.
@@ -74,7 +75,7 @@ impl NormalizedMessage<'_> {
 
     /// `meta.sentFrom === "cli"`.
     pub fn sent_from_cli(&self) -> bool {
-        matches!(self.meta.and_then(|m| m.get("sentFrom")), Some(Value::String(s)) if s == "cli")
+        matches!(self.meta.and_then(|m| super::js::get(m, "sentFrom")), Some(Value::String(s)) if s == "cli")
     }
 }
 
@@ -148,9 +149,19 @@ impl<'a> Event<'a> {
         Event { value: Cow::Owned(Value::Object(map)), origin: EventOrigin::Built }
     }
 
+    /// A copy that shares a borrowed object and deep-copies a built one
+    /// with a growing stack (built events may hold deeply nested wire values).
+    pub fn copy(&self) -> Event<'a> {
+        let value = match &self.value {
+            Cow::Borrowed(value) => Cow::Borrowed(*value),
+            Cow::Owned(value) => Cow::Owned(super::js::deep_clone(value)),
+        };
+        Event { value, origin: self.origin }
+    }
+
     /// The event's `type` when it is a string.
     pub fn kind(&self) -> Option<&str> {
-        self.value.get("type").and_then(Value::as_str)
+        super::js::get(&self.value, "type").and_then(Value::as_str)
     }
 }
 

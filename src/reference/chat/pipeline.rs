@@ -29,10 +29,11 @@ pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     };
     let agent_state = get(input, "agentState").filter(|state| state.is_object());
     let has_more_messages = truthy(get(input, "options").and_then(|options| get(options, "hasMoreMessages")));
-    let normalized: Vec<_> = messages.iter().filter_map(|message| normalize_message(message, trace)).collect();
+    let mut normalized = Vec::with_capacity(messages.len());
+    normalized.extend(messages.iter().filter_map(|message| normalize_message(message, trace)));
     let reduced = reduce(&normalized, agent_state, trace);
     let visible = group_blocks(&reduced.blocks, has_more_messages, trace);
-    Ok(project(&reduced, &visible))
+    Ok(project(reduced, &visible))
 }
 
 #[cfg(test)]

@@ -3,22 +3,42 @@
 //! members the contract names are kept; absent members are omitted and nulls
 //! kept where the contract says so.
 
-use super::blocks::{Block, Body, Permission};
+use super::blocks::{Block, Body, Permission, ToolCard};
 use super::group::Visible;
-use super::js::{number, string};
+use super::js::{deep_clone, number, string};
 use super::reduce::{LatestUsage, Reduced};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
-/// `{blocks, hasReadyEvent, latestUsage, visibleBlocks}`.
-pub fn project(reduced: &Reduced<'_>, visible: &[Visible]) -> Value {
-    let blocks: Vec<Value> = reduced.blocks.iter().map(project_block).collect();
+/// `{blocks, hasReadyEvent, latestUsage, visibleBlocks}`. Consumes the
+/// blocks so that text the pipeline built moves into the output uncopied.
+pub fn project(reduced: Reduced<'_>, visible: &[Visible]) -> Value {
+    // Group members are addressed by position; their ids are needed after
+    // the blocks have been moved into values.
+    let group_ids: Vec<(String, String, f64, Option<Value>)> = visible
+        .iter()
+        .filter_map(|item| match *item {
+            Visible::Group { start, end, .. } => {
+                let first = reduced.blocks.get(start)?;
+                let last = reduced.blocks.get(end.checked_sub(1)?)?;
+                Some((first.id.to_string(), last.id.to_string(), first.created_at, first.invoked_at.cloned()))
+            }
+            Visible::Block(_) => None,
+        })
+        .collect();
+    let blocks: Vec<Value> = reduced.blocks.into_iter().map(project_block).collect();
+    let mut groups = group_ids.into_iter();
     let visible_blocks = visible
         .iter()
         .map(|item| match *item {
-            Visible::Block(index) => blocks.get(index).cloned().unwrap_or(Value::Null),
-            Visible::Group { start, end, id_from_last } => {
-                project_group(&reduced.blocks, &blocks, start, end, id_from_last)
-            }
+            Visible::Block(index) => blocks.get(index).map_or(Value::Null, deep_clone),
+            Visible::Group { start, end, id_from_last } => match groups.next() {
+                Some((first, last, created_at, invoked_at)) => {
+                    let members = blocks.get(start..end).unwrap_or_default().iter().map(deep_clone).collect();
+                    project_group(first, last, created_at, invoked_at.as_ref(), members, id_from_last)
+                }
+                None => Value::Null,
+            },
         })
         .collect();
     let mut out = Map::with_capacity(4);
@@ -38,10 +58,10 @@ fn project_usage(usage: LatestUsage) -> Value {
     Value::Object(out)
 }
 
-fn head(kind: &str, id: &str, created_at: f64, invoked_at: Option<&Value>, capacity: usize) -> Map<String, Value> {
+fn head(kind: &str, id: Value, created_at: f64, invoked_at: Option<&Value>, capacity: usize) -> Map<String, Value> {
     let mut out = Map::with_capacity(capacity);
     out.insert("kind".to_owned(), string(kind));
-    out.insert("id".to_owned(), string(id));
+    out.insert("id".to_owned(), id);
     out.insert("createdAt".to_owned(), number(created_at));
     if let Some(invoked_at @ Value::Number(_)) = invoked_at {
         out.insert("invokedAt".to_owned(), invoked_at.clone());
@@ -49,7 +69,20 @@ fn head(kind: &str, id: &str, created_at: f64, invoked_at: Option<&Value>, capac
     out
 }
 
-fn project_block(block: &Block<'_>) -> Value {
+/// Moves owned text into a JSON string, copies borrowed text.
+fn text(cow: Cow<'_, str>) -> Value {
+    Value::String(cow.into_owned())
+}
+
+/// Moves an owned value, copies a borrowed one.
+fn owned(cow: Cow<'_, Value>) -> Value {
+    match cow {
+        Cow::Borrowed(value) => deep_clone(value),
+        Cow::Owned(value) => value,
+    }
+}
+
+fn project_block(block: Block<'_>) -> Value {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
         let kind = match &block.body {
             Body::UserText { .. } => "user-text",
@@ -61,13 +94,14 @@ fn project_block(block: &Block<'_>) -> Value {
             Body::AgentEvent { .. } => "agent-event",
             Body::ToolCall(_) => "tool-call",
         };
-        let mut out = head(kind, &block.id, block.created_at, block.invoked_at, 8);
-        if !matches!(block.body, Body::AgentEvent { .. }) {
-            out.insert("localId".to_owned(), block.local_id.map_or(Value::Null, string));
+        let Block { id, local_id, created_at, invoked_at, body } = block;
+        let mut out = head(kind, text(id.clone()), created_at, invoked_at, 8);
+        if !matches!(body, Body::AgentEvent { .. }) {
+            out.insert("localId".to_owned(), local_id.map_or(Value::Null, string));
         }
-        match &block.body {
-            Body::UserText { text, attachments } => {
-                out.insert("text".to_owned(), string(&**text));
+        match body {
+            Body::UserText { text: user_text, attachments } => {
+                out.insert("text".to_owned(), text(user_text));
                 if !attachments.is_empty() {
                     let list = attachments
                         .iter()
@@ -84,41 +118,42 @@ fn project_block(block: &Block<'_>) -> Value {
                     out.insert("attachments".to_owned(), Value::Array(list));
                 }
             }
-            Body::AgentText { text } | Body::AgentReasoning { text } => {
-                out.insert("text".to_owned(), string(&**text));
+            Body::AgentText { text: body_text } | Body::AgentReasoning { text: body_text } => {
+                out.insert("text".to_owned(), text(body_text));
             }
-            Body::CliOutput { text, source } => {
-                out.insert("text".to_owned(), string(&**text));
-                out.insert("source".to_owned(), string(*source));
+            Body::CliOutput { text: body_text, source } => {
+                out.insert("text".to_owned(), text(body_text));
+                out.insert("source".to_owned(), string(source));
             }
             Body::CodexReview { review } => {
-                out.insert("review".to_owned(), (**review).clone());
+                out.insert("review".to_owned(), owned(review));
             }
             Body::GeneratedImage { image_id, file_name, mime_type } => {
-                out.insert("imageId".to_owned(), string(*image_id));
-                out.insert("fileName".to_owned(), string(*file_name));
+                out.insert("imageId".to_owned(), string(image_id));
+                out.insert("fileName".to_owned(), string(file_name));
                 out.insert("mimeType".to_owned(), mime_type.map_or(Value::Null, string));
             }
             Body::AgentEvent { event } => {
-                out.insert("event".to_owned(), (*event.value).clone());
+                out.insert("event".to_owned(), owned(event.value));
             }
             Body::ToolCall(card) => {
+                let ToolCard { name, state, input, result, permission, children, .. } = *card;
                 let mut tool = Map::with_capacity(6);
-                tool.insert("id".to_owned(), string(&*block.id));
-                tool.insert("name".to_owned(), string(&*card.name));
-                tool.insert("state".to_owned(), string(card.state.as_str()));
-                if let Some(input) = &card.input {
-                    tool.insert("input".to_owned(), (**input).clone());
+                tool.insert("id".to_owned(), text(id));
+                tool.insert("name".to_owned(), text(name));
+                tool.insert("state".to_owned(), string(state.as_str()));
+                if let Some(input) = input {
+                    tool.insert("input".to_owned(), owned(input));
                 }
-                if let Some(result) = &card.result {
-                    tool.insert("result".to_owned(), (**result).clone());
+                if let Some(result) = result {
+                    tool.insert("result".to_owned(), owned(result));
                 }
-                if let Some(permission) = &card.permission {
+                if let Some(permission) = permission {
                     tool.insert("permission".to_owned(), project_permission(permission));
                 }
                 out.insert("tool".to_owned(), Value::Object(tool));
-                if !card.children.is_empty() {
-                    out.insert("children".to_owned(), Value::Array(card.children.iter().map(project_block).collect()));
+                if !children.is_empty() {
+                    out.insert("children".to_owned(), Value::Array(children.into_iter().map(project_block).collect()));
                 }
             }
         }
@@ -126,32 +161,36 @@ fn project_block(block: &Block<'_>) -> Value {
     })
 }
 
-fn project_permission(permission: &Permission<'_>) -> Value {
+fn project_permission(permission: Permission<'_>) -> Value {
     let mut out = Map::with_capacity(6);
     let members = [
-        ("status", &permission.status),
-        ("mode", &permission.mode),
-        ("decision", &permission.decision),
-        ("allowedTools", &permission.allowed_tools),
-        ("answers", &permission.answers),
-        ("reason", &permission.reason),
+        ("status", permission.status),
+        ("mode", permission.mode),
+        ("decision", permission.decision),
+        ("allowedTools", permission.allowed_tools),
+        ("answers", permission.answers),
+        ("reason", permission.reason),
     ];
     for (key, value) in members {
         if let Some(value) = value {
-            out.insert(key.to_owned(), (**value).clone());
+            out.insert(key.to_owned(), owned(value));
         }
     }
     Value::Object(out)
 }
 
-fn project_group(blocks: &[Block<'_>], projected: &[Value], start: usize, end: usize, id_from_last: bool) -> Value {
-    let (Some(first), Some(last)) = (blocks.get(start), end.checked_sub(1).and_then(|i| blocks.get(i))) else {
-        return Value::Null;
-    };
-    let group_id = format!("tool-group:{}", if id_from_last { &last.id } else { &first.id });
-    let mut out = head("tool-group", &group_id, first.created_at, first.invoked_at, 7);
-    out.insert("firstToolId".to_owned(), string(&*first.id));
-    out.insert("lastToolId".to_owned(), string(&*last.id));
-    out.insert("tools".to_owned(), Value::Array(projected.get(start..end).unwrap_or_default().to_vec()));
+fn project_group(
+    first: String,
+    last: String,
+    created_at: f64,
+    invoked_at: Option<&Value>,
+    members: Vec<Value>,
+    id_from_last: bool,
+) -> Value {
+    let group_id = format!("tool-group:{}", if id_from_last { &last } else { &first });
+    let mut out = head("tool-group", Value::String(group_id), created_at, invoked_at, 7);
+    out.insert("firstToolId".to_owned(), Value::String(first));
+    out.insert("lastToolId".to_owned(), Value::String(last));
+    out.insert("tools".to_owned(), Value::Array(members));
     Value::Object(out)
 }

@@ -5,8 +5,8 @@
 use super::envelope::{Carry, Record, Wire};
 use crate::reference::RuleTrace;
 use crate::reference::chat::js::{
-    ascii_digits_len, contains_ascii_ci, entries, first_present, get, is_lt, is_obj, is_word, is_ws, lowercase, str_of,
-    string, trim, trim_end,
+    ascii_digits_len, contains_ascii_ci, deep_clone, entries, first_present, get, is_lt, is_obj, is_word, is_ws,
+    lowercase, str_of, string, trim, trim_end,
 };
 use crate::reference::chat::model::{AgentItem, Content, NormalizedMessage, TextItem, ToolCall, ToolResult};
 use serde_json::{Map, Value};
@@ -313,7 +313,7 @@ fn mapped_tool(tool: &str, args: Option<&Value>) -> Option<(&'static str, Option
     };
     let input: Map<String, Value> = members
         .into_iter()
-        .filter_map(|(key, value)| value.filter(|v| !is_empty_arg(v)).map(|v| (key.to_owned(), v.clone())))
+        .filter_map(|(key, value)| value.filter(|v| !is_empty_arg(v)).map(|v| (key.to_owned(), deep_clone(v))))
         .collect();
     Some((name, (!input.is_empty()).then_some(Value::Object(input))))
 }
@@ -340,7 +340,7 @@ fn generic_input(args: &Value) -> Option<Value> {
             other => other,
         };
         // A later member with the same target name replaces the value.
-        input.insert(renamed.to_owned(), value.clone());
+        input.insert(renamed.to_owned(), deep_clone(value));
     }
     (!input.is_empty()).then_some(Value::Object(input))
 }

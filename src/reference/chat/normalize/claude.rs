@@ -77,7 +77,7 @@ pub(super) fn assistant<'a>(
     };
     let mut message = entry.normalized(wire, Content::Agent(items), record.meta);
     message.model = Some(str_of(get(entry.message, "model")));
-    message.usage = assistant_usage(get(entry.message, "usage"));
+    message.usage = assistant_usage(get(entry.message, "usage")).map(Box::new);
     Some(message)
 }
 

@@ -6,7 +6,7 @@
 use super::envelope::{Carry, Record, Wire};
 use super::{plan, review};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{first_present, get, is_lt, num, number, obj, str_of, string, truthy};
+use crate::reference::chat::js::{deep_clone, first_present, get, is_lt, num, number, obj, str_of, string, truthy};
 use crate::reference::chat::model::{
     AgentItem, Content, Event, GeneratedImage, MediaSource, NormalizedMessage, TextItem, ToolCall, ToolResult, Usage,
 };
@@ -29,7 +29,7 @@ pub(super) fn normalize_codex<'a>(
     let (content, usage) = decoded?;
     let mut message = wire.message(content, Carry::Agent);
     message.meta = record.meta;
-    message.usage = usage;
+    message.usage = usage.map(Box::new);
     Some(message)
 }
 
@@ -115,7 +115,7 @@ fn decode<'a>(wire: &Wire<'a>, data: &'a Value, kind: &str, trace: &mut dyn Rule
         "token_count" => match token_usage(data) {
             Some((info, usage)) => {
                 trace.hit("codex.token-count");
-                let content = Event::built(vec![("type", string("token-count")), ("info", info.clone())]);
+                let content = Event::built(vec![("type", string("token-count")), ("info", deep_clone(info))]);
                 Some((Content::Event(content), Some(usage)))
             }
             None => dropped(trace, "codex.token-count.no-usage-dropped"),

@@ -6,12 +6,12 @@
 use super::timeline::{Shared, Timeline, reduce_timeline, title_map};
 use super::tools::Seed;
 use crate::reference::chat::blocks::{ToolCard, ToolState};
-use crate::reference::chat::js::{collapse_ws, entries, get, is_obj, str_of, string, truthy};
+use crate::reference::chat::fast_map::{FastMap, FastSet};
+use crate::reference::chat::js::{collapse_ws, deep_clone, entries, get, is_obj, str_of, string, truthy};
 use crate::reference::chat::model::{AgentItem, Content, Event, NormalizedMessage, TextItem, ToolCall, ToolResult};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
 
 /// The three agent-run event kinds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -286,7 +286,7 @@ impl<'a> Timeline<'a> {
         for input in [previous_card.input.as_deref(), card.input.as_deref()].into_iter().flatten() {
             if is_obj(input) {
                 for (key, value) in entries(input) {
-                    merged.insert(key.into_owned(), value.clone());
+                    merged.insert(key.into_owned(), deep_clone(value));
                 }
             }
         }
@@ -320,7 +320,7 @@ impl<'a> Timeline<'a> {
 /// A key without a value removes the member, as an `undefined` would.
 fn patch_input(card: &mut ToolCard<'_>, patch: Vec<(&str, Option<Value>)>) {
     let mut input = match card.input.as_deref() {
-        Some(Value::Object(map)) => map.clone(),
+        Some(Value::Object(map)) => map.iter().map(|(k, v)| (k.clone(), deep_clone(v))).collect(),
         _ => Map::new(),
     };
     for (key, value) in patch {
@@ -343,13 +343,13 @@ fn rebuild_children<'a>(card: &mut ToolCard<'a>, shared: &mut Shared<'a, '_, '_>
     {
         let refs: Vec<&NormalizedMessage<'a>> = traces.iter().collect();
         let titles = title_map(traces.iter());
-        let groups = HashMap::new();
+        let groups = FastMap::default();
         let mut fresh = Shared {
             table: shared.table,
             groups: &groups,
-            consumed: HashSet::new(),
+            consumed: FastSet::default(),
             titles: &titles,
-            emitted_titles: HashSet::new(),
+            emitted_titles: FastSet::default(),
             trace: &mut *shared.trace,
         };
         card.children = reduce_timeline(&refs, &mut fresh).0;

@@ -7,11 +7,11 @@ use super::text::is_goal_status_line;
 use crate::json::{Style, write_value};
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::{Block, Body, ToolCard, ToolState};
-use crate::reference::chat::js::trim;
-use crate::reference::chat::model::{Event, EventOrigin};
+use crate::reference::chat::fast_map::FastSet;
+use crate::reference::chat::js::{get, trim};
+use crate::reference::chat::model::{AgentItem, Event, EventOrigin, NormalizedMessage};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 /// Appends a pending card for every still-pending request that no tool call
 /// or result mentions (§7.1). `oldest` is the smallest createdAt among all
@@ -19,12 +19,25 @@ use std::collections::HashSet;
 pub(super) fn synthesize_pending_cards<'a>(
     blocks: &mut Vec<Block<'a>>,
     table: &PermissionTable<'a>,
-    tool_ids: &HashSet<&str>,
+    messages: &[NormalizedMessage<'_>],
     oldest: Option<f64>,
     now: impl Fn() -> f64,
     trace: &mut dyn RuleTrace,
 ) {
-    let root_cards: HashSet<String> = blocks.iter().filter(|b| b.tool().is_some()).map(|b| b.id.to_string()).collect();
+    if !table.entries.iter().any(|entry| entry.permission.status_str() == Some("pending")) {
+        return;
+    }
+    // A tool call or result anywhere, in any lane, suppresses the card.
+    let tool_ids: FastSet<&str> = messages
+        .iter()
+        .flat_map(NormalizedMessage::agent_items)
+        .filter_map(|item| match item {
+            AgentItem::ToolCall(call) => Some(&*call.id),
+            AgentItem::ToolResult(result) => Some(&*result.tool_use_id),
+            _ => None,
+        })
+        .collect();
+    let root_cards: FastSet<String> = blocks.iter().filter(|b| b.tool().is_some()).map(|b| b.id.to_string()).collect();
     for entry in &table.entries {
         if entry.permission.status_str() != Some("pending")
             || tool_ids.contains(entry.id)
@@ -83,34 +96,47 @@ pub(super) fn fold_api_errors<'a>(blocks: Vec<Block<'a>>, trace: &mut dyn RuleTr
     out
 }
 
+/// The dedupe key of the last kept event (§7.3).
+enum PreviousKey {
+    /// No event since the last non-event block.
+    Nothing,
+    /// `title-changed:` + trimmed title.
+    Title(String),
+    /// `message:` + trimmed message.
+    Message(String),
+    /// `error:` + trimmed message.
+    Error(String),
+    /// `event:` + the JSON text of the kept block at this position (computed
+    /// only when the next block needs it: adjacent events are rare).
+    Other(usize),
+}
+
 /// Drops adjacent duplicate events (§7.3).
 pub(super) fn dedupe_events<'a>(blocks: Vec<Block<'a>>, trace: &mut dyn RuleTrace) -> Vec<Block<'a>> {
-    let mut out = Vec::with_capacity(blocks.len());
-    let mut previous_key: Option<String> = None;
+    let mut out: Vec<Block<'a>> = Vec::with_capacity(blocks.len());
+    let mut previous_key = PreviousKey::Nothing;
     let mut previous_title: Option<String> = None;
     for block in blocks {
         let Some(event) = block.event() else {
-            previous_key = None;
+            previous_key = PreviousKey::Nothing;
             previous_title = None;
             out.push(block);
             continue;
         };
-        let text_member = |key| event.value.get(key).and_then(Value::as_str);
+        let text_member = |key| get(&event.value, key).and_then(Value::as_str);
         match (event.kind(), text_member("title"), text_member("message")) {
             (Some("title-changed"), Some(title), _) => {
                 let title = trim(title);
-                let key = format!("title-changed:{title}");
-                if previous_key.as_deref() == Some(key.as_str()) {
+                if matches!(&previous_key, PreviousKey::Title(previous) if previous == title) {
                     trace.hit("reduce.dedupe.title");
                     continue;
                 }
-                previous_key = Some(key);
+                previous_key = PreviousKey::Title(title.to_owned());
                 previous_title = Some(title.to_owned());
             }
             (Some("message"), _, Some(message)) => {
                 let message = trim(message);
-                let key = format!("message:{message}");
-                if previous_key.as_deref() == Some(key.as_str()) {
+                if matches!(&previous_key, PreviousKey::Message(previous) if previous == message) {
                     trace.hit("reduce.dedupe.message");
                     continue;
                 }
@@ -118,25 +144,27 @@ pub(super) fn dedupe_events<'a>(blocks: Vec<Block<'a>>, trace: &mut dyn RuleTrac
                     trace.hit("reduce.dedupe.message-equals-title");
                     continue;
                 }
-                previous_key = Some(key);
+                previous_key = PreviousKey::Message(message.to_owned());
                 previous_title = None;
             }
             (Some("error"), _, Some(message)) => {
-                let key = format!("error:{}", trim(message));
-                if previous_key.as_deref() == Some(key.as_str()) {
+                let message = trim(message);
+                if matches!(&previous_key, PreviousKey::Error(previous) if previous == message) {
                     trace.hit("reduce.dedupe.error");
                     continue;
                 }
-                previous_key = Some(key);
+                previous_key = PreviousKey::Error(message.to_owned());
                 previous_title = None;
             }
             _ => {
-                let key = format!("event:{}", event_key_text(event));
-                if previous_key.as_deref() == Some(key.as_str()) {
+                if let PreviousKey::Other(index) = previous_key
+                    && let Some(previous) = out.get(index).and_then(Block::event)
+                    && event_key_text(previous) == event_key_text(event)
+                {
                     trace.hit("reduce.dedupe.event");
                     continue;
                 }
-                previous_key = Some(key);
+                previous_key = PreviousKey::Other(out.len());
                 previous_title = None;
             }
         }

@@ -4,9 +4,9 @@
 
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::is_subagent_name;
+use crate::reference::chat::fast_map::FastMap;
 use crate::reference::chat::js::{get, str_of};
 use crate::reference::chat::model::{AgentItem, NormalizedMessage, Role};
-use std::collections::HashMap;
 
 /// Messages by lane.
 #[derive(Debug, Default)]
@@ -15,7 +15,7 @@ pub struct Lanes<'r, 'a> {
     pub root: Vec<&'r NormalizedMessage<'a>>,
     /// Subagent groups keyed by the id of the message holding the spawning
     /// tool call, each in traced order.
-    pub groups: HashMap<&'r str, Vec<&'r NormalizedMessage<'a>>>,
+    pub groups: FastMap<&'r str, Vec<&'r NormalizedMessage<'a>>>,
 }
 
 /// Assigns every message to a lane.
@@ -33,19 +33,19 @@ pub fn trace_lanes<'r, 'a>(messages: &'r [NormalizedMessage<'a>], trace: &mut dy
 struct Tracer<'r, 'a> {
     lanes: Lanes<'r, 'a>,
     /// Subagent tool id → message id.
-    spawning_tools: HashMap<&'r str, &'r str>,
+    spawning_tools: FastMap<&'r str, &'r str>,
     /// Subagent prompt → message id.
-    spawning_prompts: HashMap<&'r str, &'r str>,
+    spawning_prompts: FastMap<&'r str, &'r str>,
     /// Message uuid → group, for messages assigned to a group.
-    recorded: HashMap<&'r str, &'r str>,
+    recorded: FastMap<&'r str, &'r str>,
     /// Parent uuid → orphans waiting for it, in arrival order.
-    waiting: HashMap<&'r str, Vec<&'r NormalizedMessage<'a>>>,
+    waiting: FastMap<&'r str, Vec<&'r NormalizedMessage<'a>>>,
 }
 
 impl<'r, 'a> Tracer<'r, 'a> {
     fn index(messages: &'r [NormalizedMessage<'a>]) -> Self {
-        let mut spawning_tools = HashMap::new();
-        let mut spawning_prompts = HashMap::new();
+        let mut spawning_tools = FastMap::default();
+        let mut spawning_prompts = FastMap::default();
         for message in messages {
             for item in message.agent_items() {
                 let AgentItem::ToolCall(call) = item else { continue };
@@ -62,8 +62,8 @@ impl<'r, 'a> Tracer<'r, 'a> {
             lanes: Lanes::default(),
             spawning_tools,
             spawning_prompts,
-            recorded: HashMap::new(),
-            waiting: HashMap::new(),
+            recorded: FastMap::default(),
+            waiting: FastMap::default(),
         }
     }
 

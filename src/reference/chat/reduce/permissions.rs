@@ -3,11 +3,11 @@
 
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::Permission;
+use crate::reference::chat::fast_map::FastMap;
 use crate::reference::chat::js::{entries, get, num, str_of};
 use crate::reference::chat::model::ResultPermission;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// A member a permission seed may carry. `None`: the seed does not have the
 /// key (the card keeps its value); `Some(None)`: the seed has the key with
@@ -122,7 +122,7 @@ pub struct TableEntry<'a> {
 pub struct PermissionTable<'a> {
     /// Entries in table order.
     pub entries: Vec<TableEntry<'a>>,
-    index: HashMap<&'a str, usize>,
+    index: FastMap<&'a str, usize>,
 }
 
 impl<'a> PermissionTable<'a> {

@@ -10,9 +10,9 @@ use super::timeline::{Shared, reduce_timeline, title_map};
 use super::usage::{LatestUsage, latest_usage};
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::Block;
-use crate::reference::chat::model::{AgentItem, NormalizedMessage};
+use crate::reference::chat::fast_map::FastSet;
+use crate::reference::chat::model::NormalizedMessage;
 use serde_json::Value;
-use std::collections::HashSet;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// What the reduce stage produces.
@@ -45,31 +45,22 @@ pub fn reduce_with_clock<'a>(
     trace: &mut dyn RuleTrace,
 ) -> Reduced<'a> {
     let table = PermissionTable::build(agent_state, trace);
-    let tool_ids: HashSet<&str> = messages
-        .iter()
-        .flat_map(NormalizedMessage::agent_items)
-        .filter_map(|item| match item {
-            AgentItem::ToolCall(call) => Some(&*call.id),
-            AgentItem::ToolResult(result) => Some(&*result.tool_use_id),
-            _ => None,
-        })
-        .collect();
     let titles = title_map(messages.iter());
     let lanes = trace_lanes(messages, trace);
     let (blocks, has_ready_event) = {
         let mut shared = Shared {
             table: &table,
             groups: &lanes.groups,
-            consumed: HashSet::new(),
+            consumed: FastSet::default(),
             titles: &titles,
-            emitted_titles: HashSet::new(),
+            emitted_titles: FastSet::default(),
             trace: &mut *trace,
         };
         reduce_timeline(&lanes.root, &mut shared)
     };
     let mut blocks = blocks;
     let oldest = messages.iter().map(|m| m.created_at).reduce(f64::min);
-    synthesize_pending_cards(&mut blocks, &table, &tool_ids, oldest, now, trace);
+    synthesize_pending_cards(&mut blocks, &table, messages, oldest, now, trace);
     let blocks = fold_api_errors(blocks, trace);
     let mut blocks = dedupe_events(blocks, trace);
     filter_goal_events(&mut blocks, trace);

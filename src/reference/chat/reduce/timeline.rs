@@ -8,17 +8,54 @@ use super::text::{has_cli_tag, is_no_response_sentinel, task_notification_summar
 use super::tools::Seed;
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::{Block, Body, ToolState, is_subagent_name};
+use crate::reference::chat::fast_map::{FastMap, FastSet};
 use crate::reference::chat::js::{get, str_of, string, trim};
 use crate::reference::chat::model::{
     AgentItem, Content, Event, GeneratedImage, NormalizedMessage, TextItem, ToolCall, ToolResult, UserText,
 };
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 /// Tool names whose calls change the session title instead of making a card.
 pub(super) fn is_title_tool(name: &str) -> bool {
     matches!(name, "mcp__hapi__change_title" | "hapi__change_title")
+}
+
+/// `<message id>:<index>`, the id of a block made from one content item.
+fn item_block_id(message_id: &str, index: usize) -> String {
+    let mut id = String::with_capacity(message_id.len() + 4);
+    id.push_str(message_id);
+    id.push(':');
+    id.push_str(itoa(index).as_str());
+    id
+}
+
+/// A small decimal formatter (item indexes are short) without `fmt`.
+fn itoa(mut value: usize) -> ArrayString {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    ArrayString { digits, start: at }
+}
+
+/// The digits [`itoa`] produced.
+struct ArrayString {
+    digits: [u8; 20],
+    start: usize,
+}
+
+impl ArrayString {
+    fn as_str(&self) -> &str {
+        // Only ASCII digits are ever written.
+        std::str::from_utf8(&self.digits[self.start..]).unwrap_or_default()
+    }
 }
 
 /// State every reduction of one reduce call shares (§4, first paragraph).
@@ -26,13 +63,13 @@ pub(super) struct Shared<'a, 'r, 't> {
     /// The permission table.
     pub table: &'r PermissionTable<'a>,
     /// Subagent groups by spawning message id.
-    pub groups: &'r HashMap<&'r str, Vec<&'r NormalizedMessage<'a>>>,
+    pub groups: &'r FastMap<&'r str, Vec<&'r NormalizedMessage<'a>>>,
     /// Groups already rendered under a card.
-    pub consumed: HashSet<&'r str>,
+    pub consumed: FastSet<&'r str>,
     /// Title-change tool id → trimmed title.
-    pub titles: &'r HashMap<&'r str, &'r str>,
+    pub titles: &'r FastMap<&'r str, &'r str>,
     /// Title-change tool ids that already emitted their event.
-    pub emitted_titles: HashSet<String>,
+    pub emitted_titles: FastSet<String>,
     /// Rule coverage.
     pub trace: &'t mut dyn RuleTrace,
 }
@@ -40,8 +77,8 @@ pub(super) struct Shared<'a, 'r, 't> {
 /// The title map (§3.2) over a list of messages.
 pub(super) fn title_map<'r>(
     messages: impl IntoIterator<Item = &'r NormalizedMessage<'r>>,
-) -> HashMap<&'r str, &'r str> {
-    let mut titles = HashMap::new();
+) -> FastMap<&'r str, &'r str> {
+    let mut titles = FastMap::default();
     for message in messages {
         for item in message.agent_items() {
             if let AgentItem::ToolCall(call) = item
@@ -67,8 +104,8 @@ pub(super) fn reduce_timeline<'a>(
 ) -> (Vec<Block<'a>>, bool) {
     // Nested subagents recurse once per level; keep the stack bounded.
     stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || {
-        let mut timeline = Timeline::default();
-        let injected: HashSet<&str> = messages
+        let mut timeline = Timeline { blocks: Vec::with_capacity(messages.len()), ..Timeline::default() };
+        let injected: FastSet<&str> = messages
             .iter()
             .filter(|m| m.is_sidechain)
             .flat_map(|m| m.agent_items())
@@ -91,13 +128,13 @@ pub(super) struct Timeline<'a> {
     /// Blocks in order; `None` marks a removed block.
     pub blocks: Vec<Option<Block<'a>>>,
     /// Tool id → position of its card.
-    pub tools: HashMap<Cow<'a, str>, usize>,
-    text_streams: HashMap<Cow<'a, str>, usize>,
-    reasoning_streams: HashMap<Cow<'a, str>, usize>,
+    pub tools: FastMap<Cow<'a, str>, usize>,
+    text_streams: FastMap<Cow<'a, str>, usize>,
+    reasoning_streams: FastMap<Cow<'a, str>, usize>,
     /// agentId → card id of its CodexAgent card.
-    pub agents: HashMap<String, String>,
+    pub agents: FastMap<String, String>,
     /// Fingerprint → card id of a CodexAgent card.
-    pub fingerprints: HashMap<String, String>,
+    pub fingerprints: FastMap<String, String>,
     /// A `ready` event was seen.
     pub ready: bool,
 }
@@ -119,7 +156,7 @@ impl<'a> Timeline<'a> {
         })
     }
 
-    fn message(&mut self, message: &NormalizedMessage<'a>, injected: &HashSet<&str>, shared: &mut Shared<'a, '_, '_>) {
+    fn message(&mut self, message: &NormalizedMessage<'a>, injected: &FastSet<&str>, shared: &mut Shared<'a, '_, '_>) {
         match &message.content {
             Content::Event(event) => self.event(message, event, shared),
             Content::User(user) => self.user(message, user, shared.trace),
@@ -160,7 +197,7 @@ impl<'a> Timeline<'a> {
             }
             _ => {
                 shared.trace.hit("reduce.event.block");
-                self.push_from(message, message.id.clone(), Body::AgentEvent { event: event.clone() });
+                self.push_from(message, message.id.clone(), Body::AgentEvent { event: event.copy() });
             }
         }
     }
@@ -180,7 +217,7 @@ impl<'a> Timeline<'a> {
         &mut self,
         message: &NormalizedMessage<'a>,
         items: &[AgentItem<'a>],
-        injected: &HashSet<&str>,
+        injected: &FastSet<&str>,
         shared: &mut Shared<'a, '_, '_>,
     ) {
         let task_prompt = items
@@ -191,7 +228,7 @@ impl<'a> Timeline<'a> {
             })
             .and_then(|call| str_of(call.input.as_deref().and_then(|input| get(input, "prompt"))));
         for (index, item) in items.iter().enumerate() {
-            let item_id = || Cow::Owned(format!("{}:{index}", message.id));
+            let item_id = || Cow::Owned(item_block_id(&message.id, index));
             match item {
                 AgentItem::Text(text) => {
                     self.text(message, item_id, text, items.len(), task_prompt, injected, shared.trace);
@@ -245,7 +282,7 @@ impl<'a> Timeline<'a> {
         text: &TextItem<'a>,
         item_count: usize,
         task_prompt: Option<&str>,
-        injected: &HashSet<&str>,
+        injected: &FastSet<&str>,
         trace: &mut dyn RuleTrace,
     ) {
         if item_count == 1
