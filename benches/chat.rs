@@ -10,6 +10,10 @@
 //!
 //! Skipped with a notice when `../shared` is not checked out.
 
+/// The allocator the `conform` binary uses, so the figure is the product's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use conform::json::parse_value;
 use conform::reference::NoTrace;
 use conform::reference::chat::run;
