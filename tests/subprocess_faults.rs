@@ -3,10 +3,11 @@
 //! exits 1, and the harness neither panics nor hangs. Each test runs real
 //! child processes (tests/adapters/*.py) under a hard time limit.
 
-mod subprocess_support;
+mod common;
 
+use common::subprocess::{CASES, Judged, Scenario, verdicts};
+use common::{Conform, Finished, python, report};
 use std::time::Duration;
-use subprocess_support::{CASES, Finished, Judged, Scenario, conform, python, report, verdicts};
 
 /// Hard bound of each run: generous for a loaded CI machine, far below a hang.
 const LIMIT: Duration = Duration::from_secs(120);
@@ -47,7 +48,7 @@ fn run_fault(scenario: &Scenario, python: &str, fault: &str, extra: &[&str]) -> 
         args.extend_from_slice(&["-j", "1"]);
     }
     args.extend_from_slice(extra);
-    let finished = conform(&args, &[], LIMIT);
+    let finished = Conform::new(&args).limit(LIMIT).run();
     assert!(!finished.stderr.contains("panicked"), "the harness panicked:\n{}", finished.stderr);
     let verdicts = verdicts(&report(&out));
     assert_eq!(verdicts.len(), CASES.len(), "every case is in the report");
@@ -259,7 +260,7 @@ fn a_command_that_cannot_start_is_a_setup_error() {
         for mode in [&[][..], &["--one-shot"][..]] {
             let mut args = vec!["run", tree.to_str().unwrap(), "--impl-cmd", command];
             args.extend_from_slice(mode);
-            let finished = conform(&args, &[], LIMIT);
+            let finished = Conform::new(&args).limit(LIMIT).run();
             assert_eq!(finished.code, Some(2), "{command} {mode:?}: {}", finished.stderr);
             assert!(finished.stderr.contains(words), "{command}: {}", finished.stderr);
         }
@@ -289,7 +290,7 @@ fn one_shot_faults_are_verdicts_too() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let finished = conform(&args, &[], LIMIT);
+    let finished = Conform::new(&args).limit(LIMIT).run();
     assert_eq!(finished.code, Some(1), "{}", finished.stderr);
     let v = verdicts(&report(&out));
     let expect = [
@@ -316,13 +317,9 @@ fn ctrl_c_stops_the_children_and_still_writes_the_report() {
     let out = scenario.out("interrupted");
     let pidfile = scenario.dir.path().join("pids");
     let tree = scenario.tree();
-    let mut process = std::process::Command::new(env!("CARGO_BIN_EXE_conform"));
-    process
-        .args(["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--timeout", "60s", "-j", "1"])
-        .args(["--format", "json", "--out", out.to_str().unwrap()])
-        .env("CONFORM_TEST_PIDFILE", &pidfile)
-        .env("NO_COLOR", "1");
-    let finished = subprocess_support::run_bounded(process, LIMIT, |pid| {
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--timeout", "60s", "-j", "1"];
+    let args = [&args[..], &["--format", "json", "--out", out.to_str().unwrap()]].concat();
+    let finished = Conform::new(&args).env("CONFORM_TEST_PIDFILE", &pidfile).limit(LIMIT).run_with(|pid| {
         // Interrupt once case-03 hangs (cases 1 and 2 take milliseconds).
         std::thread::sleep(Duration::from_secs(2));
         // SAFETY: plain system call on the child we just started.

@@ -4,13 +4,14 @@
 //! every fixture tree present (the project's fixtures, the HAPI corpus, and
 //! a generated tree), whatever suites have references by now.
 
-mod subprocess_support;
+mod common;
 
+use common::subprocess::Scenario;
+use common::{Conform, hapi_corpus, node, path_arg, python, report, root, verdict_list};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-use subprocess_support::{Scenario, conform, node, python, report, root, verdict_list};
 
-const LIMIT: Duration = Duration::from_secs(300);
+const PYTHON_EXAMPLE: &str = "examples/adapters/python/my_adapter.py";
+const NODE_EXAMPLE: &str = "examples/adapters/node/my-adapter.js";
 
 fn trees(scenario: &Scenario) -> Vec<PathBuf> {
     let mut trees = vec![scenario.tree()];
@@ -18,7 +19,7 @@ fn trees(scenario: &Scenario) -> Vec<PathBuf> {
     if own.is_dir() {
         trees.push(own);
     }
-    trees.extend(subprocess_support::hapi_corpus());
+    trees.extend(hapi_corpus());
     trees
 }
 
@@ -26,8 +27,7 @@ fn trees(scenario: &Scenario) -> Vec<PathBuf> {
 fn verdicts_of(tree: &Path, out: &Path, implementation: &[&str]) -> Vec<(String, String)> {
     let mut args = vec!["run", tree.to_str().unwrap(), "--format", "json", "--out", out.to_str().unwrap()];
     args.extend_from_slice(implementation);
-    let conform_bin = env!("CARGO_BIN_EXE_conform");
-    let finished = conform(&args, &[("CONFORM_BIN", conform_bin)], LIMIT);
+    let finished = Conform::new(&args).env("CONFORM_BIN", env!("CARGO_BIN_EXE_conform")).run();
     assert!(
         matches!(finished.code, Some(0 | 1)),
         "{implementation:?} on {}: exit {:?}\n{}",
@@ -74,7 +74,7 @@ fn conform_adapter_gives_the_reference_verdicts_in_one_shot_mode() {
 #[test]
 fn the_python_example_adapter_gives_the_reference_verdicts() {
     let Some(python) = python() else { return };
-    let command = format!("{python} {}", root().join("examples/adapters/python/my_adapter.py").display());
+    let command = format!("{python} {}", path_arg(PYTHON_EXAMPLE));
     same_verdicts_as_the_reference("python", &["--impl-cmd", &command], false);
     same_verdicts_as_the_reference("python-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
 }
@@ -82,7 +82,7 @@ fn the_python_example_adapter_gives_the_reference_verdicts() {
 #[test]
 fn the_node_example_adapter_gives_the_reference_verdicts() {
     let Some(node) = node() else { return };
-    let command = format!("{node} {}", root().join("examples/adapters/node/my-adapter.js").display());
+    let command = format!("{node} {}", path_arg(NODE_EXAMPLE));
     same_verdicts_as_the_reference("node", &["--impl-cmd", &command], false);
     same_verdicts_as_the_reference("node-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
 }
@@ -93,15 +93,15 @@ fn the_example_adapters_pass_check_adapter() {
     let tree = scenario.tree();
     let mut commands = Vec::new();
     if let Some(python) = python() {
-        commands.push(format!("{python} {}", root().join("examples/adapters/python/my_adapter.py").display()));
+        commands.push(format!("{python} {}", path_arg(PYTHON_EXAMPLE)));
     }
     if let Some(node) = node() {
-        commands.push(format!("{node} {}", root().join("examples/adapters/node/my-adapter.js").display()));
+        commands.push(format!("{node} {}", path_arg(NODE_EXAMPLE)));
     }
     commands.push(adapter_command());
     for command in commands {
         let args = ["check-adapter", "--impl-cmd", &command, tree.to_str().unwrap()];
-        let finished = conform(&args, &[("CONFORM_BIN", env!("CARGO_BIN_EXE_conform"))], LIMIT);
+        let finished = Conform::new(&args).env("CONFORM_BIN", env!("CARGO_BIN_EXE_conform")).run();
         assert_eq!(finished.code, Some(0), "{command}:\n{}", finished.stdout);
         assert!(finished.stdout.contains("0 protocol problems"), "{}", finished.stdout);
     }
