@@ -169,6 +169,10 @@ fn hapi_list_prints_73_ids() {
     assert_eq!(output.code, Some(0));
     let ids: Vec<String> = output.stdout.lines().map(str::to_owned).collect();
     assert_eq!(ids.len(), 73);
+    for (suite, count) in [("chat", 48), ("sse", 12), ("pagination", 12), ("catalogs", 1)] {
+        let found = ids.iter().filter(|id| id.starts_with(&format!("{suite}/"))).count();
+        assert_eq!(found, count, "HAPI {suite} fixtures");
+    }
     assert!(ids.iter().all(|id| id.split_once('/').is_some_and(|(s, n)| !s.is_empty() && !n.is_empty())));
     assert!(ids.contains(&"chat/claude-tool-use-result-pair".to_owned()));
     assert!(ids.contains(&"catalogs/modes".to_owned()));
