@@ -46,6 +46,19 @@ fn report(inventory: &str, missing_rules: &[String], missing_fixtures: &[String]
     assert!(missing_fixtures.is_empty(), "{inventory}: kinds no fixture shows: {missing_fixtures:?}");
 }
 
+/// Thread item types: each must parse to a known item kind and show in some
+/// fixture disposition `<prefix>…/<type>` (item events append the item type).
+fn report_item_types(inventory: &str, types: &[String], seen: &[(String, Vec<String>)], prefix: &str) {
+    let missing_rules: Vec<String> =
+        types.iter().filter(|t| ItemKind::parse(t) == ItemKind::Unknown).cloned().collect();
+    let missing_fixtures: Vec<String> = types
+        .iter()
+        .filter(|t| !seen.iter().any(|(kind, _)| kind.starts_with(prefix) && kind.ends_with(&format!("/{t}"))))
+        .cloned()
+        .collect();
+    report(inventory, &missing_rules, &missing_fixtures, types.len());
+}
+
 #[test]
 fn every_claude_sdk_kind_has_a_rule_and_a_fixture() {
     let Some(inventory) = claude_sdk_inventory() else { return };
@@ -173,14 +186,7 @@ fn every_app_server_method_and_item_type_has_a_rule_and_a_fixture() {
         .flat_map(|variant| enum_values(variant["properties"].get("type")))
         .collect();
     assert_eq!(item_types.len(), 19, "codex-cli 0.171 declares 19 thread item types");
-    let missing_rules: Vec<String> =
-        item_types.iter().filter(|t| ItemKind::parse(t) == ItemKind::Unknown).cloned().collect();
-    let missing_fixtures: Vec<String> = item_types
-        .iter()
-        .filter(|t| !seen.iter().any(|(kind, _)| kind.starts_with("item/") && kind.ends_with(&format!("/{t}"))))
-        .cloned()
-        .collect();
-    report("codex app-server 0.171 thread items", &missing_rules, &missing_fixtures, item_types.len());
+    report_item_types("codex app-server 0.171 thread items", &item_types, &seen, "item/");
 }
 
 #[test]
@@ -209,14 +215,7 @@ fn every_exec_event_and_item_type_has_a_rule_and_a_fixture() {
         .iter()
         .flat_map(|item| enum_values(item["fields"].get("type")))
         .collect();
-    let missing_rules: Vec<String> =
-        items.iter().filter(|t| ItemKind::parse(t) == ItemKind::Unknown).cloned().collect();
-    let missing_fixtures: Vec<String> = items
-        .iter()
-        .filter(|t| !seen.iter().any(|(kind, _)| kind.starts_with("item.") && kind.ends_with(&format!("/{t}"))))
-        .cloned()
-        .collect();
-    report("codex exec (sdk 0.163) items", &missing_rules, &missing_fixtures, items.len());
+    report_item_types("codex exec (sdk 0.163) items", &items, &seen, "item.");
 }
 
 #[test]

@@ -6,7 +6,6 @@ mod common;
 use common::{assert_valid_report, chat_fixture, conform, conform_in, copy_tree, hapi_corpus, report, write};
 use conform::json::to_canonical_string as canonical;
 use serde_json::{Value, json};
-use std::path::Path;
 
 /// A valid chat fixture whose expectation follows the projection contract.
 fn valid_chat_fixture(name: &str) -> Value {
@@ -15,7 +14,9 @@ fn valid_chat_fixture(name: &str) -> Value {
 
 /// The broken-fixture tree of issue 2: one file per kind of breakage, next
 /// to a valid fixture that must still run.
-fn broken_tree(root: &Path) {
+fn broken_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
     let chat = root.join("chat");
     write(&chat.join("valid-user-text.json"), canonical(&valid_chat_fixture("valid-user-text")));
     write(&chat.join("invalid-json.json"), "{\n    \"fixtureVersion\": 1,\n    \"name\" \"invalid-json\"\n}\n");
@@ -40,6 +41,7 @@ fn broken_tree(root: &Path) {
     write(&root.join("sse/.gitkeep"), "");
     write(&root.join("push/envelope.json"), "{\"key\": 1}\n");
     write(&root.join("README.md"), "# fixtures\n");
+    dir
 }
 
 const BROKEN_FILES: [&str; 9] = [
@@ -56,8 +58,7 @@ const BROKEN_FILES: [&str; 9] = [
 
 #[test]
 fn validate_gives_one_error_line_per_broken_file_and_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
+    let dir = broken_tree();
     let output = conform_in(dir.path(), &["validate", "."]);
     let err = output.stderr;
     assert_eq!(output.code, Some(2), "{err}");
@@ -76,8 +77,7 @@ fn validate_gives_one_error_line_per_broken_file_and_exit_2() {
 
 #[test]
 fn validate_errors_carry_line_column_and_pointer() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
+    let dir = broken_tree();
     let err = conform_in(dir.path(), &["validate", "."]).stderr;
     let line_for = |file: &str| err.lines().find(|l| l.contains(file)).unwrap_or_default().to_owned();
     assert!(line_for("invalid-json.json").contains("invalid-json.json:3:12: invalid JSON: expected `:`"), "{err}");
@@ -92,8 +92,7 @@ fn validate_errors_carry_line_column_and_pointer() {
 
 #[test]
 fn run_judges_what_it_can_and_lists_every_broken_fixture() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
+    let dir = broken_tree();
     let out = dir.path().join("out");
     let output = conform_in(dir.path(), &["run", ".", "--format", "json", "--out", out.to_str().unwrap()]);
     assert_eq!(output.code, Some(2), "{}", output.stderr);
@@ -128,8 +127,7 @@ fn run_judges_what_it_can_and_lists_every_broken_fixture() {
 
 #[test]
 fn fmt_fixes_form_and_never_touches_an_unparsable_file() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
+    let dir = broken_tree();
     let chat = dir.path().join("chat");
     let invalid_before = std::fs::read(chat.join("invalid-json.json")).unwrap();
     let output = conform_in(dir.path(), &["fmt", "chat"]);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Conform, conform, hapi_corpus, read_document, root, write_fixture};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[test]
 fn the_gate_is_clean_on_the_project_fixtures() {
@@ -41,22 +41,30 @@ fn the_gate_is_clean_on_the_hapi_corpus_and_reports_suites_it_cannot_check() {
 /// The project fixture the drift tests alter.
 const SOURCE: &str = "fixtures/chat/claude-tool-result-error-and-tool-use-result.json";
 
-/// Copies one project fixture into a fresh tree and changes one value of its
-/// expected part, as a stale expectation would look.
-fn stale_copy(dir: &Path) -> Result<PathBuf, Box<dyn std::error::Error>> {
+/// A fresh tree holding a copy of one project fixture with one value of its
+/// expected part changed, as a stale expectation would look.
+struct StaleTree {
+    dir: tempfile::TempDir,
+    /// The altered fixture.
+    target: PathBuf,
+    /// The tree, as a command-line word.
+    tree: String,
+}
+
+fn stale_tree() -> Result<StaleTree, Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
     let mut document = read_document(&root().join(SOURCE));
     let blocks = document["expected"]["blocks"].as_array_mut().ok_or("no blocks")?;
     let tool = blocks.iter_mut().find(|b| b["kind"] == "tool-call").ok_or("no tool call")?;
     tool["tool"]["state"] = "running".into();
-    Ok(write_fixture(&dir.join("fixtures/chat"), &document))
+    let target = write_fixture(&dir.path().join("fixtures/chat"), &document);
+    let tree = dir.path().join("fixtures").to_string_lossy().into_owned();
+    Ok(StaleTree { dir, target, tree })
 }
 
 #[test]
 fn a_moved_expectation_fails_the_check_with_its_pointer_diff() -> Result<(), Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    let target = stale_copy(dir.path())?;
-    let tree = dir.path().join("fixtures");
-    let tree = tree.to_string_lossy();
+    let StaleTree { dir: _dir, target, tree } = stale_tree()?;
     let before = std::fs::read_to_string(&target)?;
 
     let check = conform(&["regen", "--check", &tree]);
@@ -92,10 +100,7 @@ fn a_moved_expectation_fails_the_check_with_its_pointer_diff() -> Result<(), Box
 
 #[test]
 fn review_rejects_one_by_one_and_accepts_by_glob() -> Result<(), Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    let target = stale_copy(dir.path())?;
-    let tree = dir.path().join("fixtures");
-    let tree = tree.to_string_lossy();
+    let StaleTree { dir: _dir, target, tree } = stale_tree()?;
     assert!(conform(&["regen", &tree]).success());
     let pending = conform::review::pending_path(&target);
 
@@ -122,14 +127,11 @@ fn review_rejects_one_by_one_and_accepts_by_glob() -> Result<(), Box<dyn std::er
 
 #[test]
 fn review_asks_one_by_one() -> Result<(), Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    let first = stale_copy(dir.path())?;
+    let StaleTree { dir, target: first, tree } = stale_tree()?;
     let second = first.with_file_name("second.json");
     let text = std::fs::read_to_string(&first)?
         .replace("\"name\": \"claude-tool-result-error-and-tool-use-result\"", "\"name\": \"second\"");
     std::fs::write(&second, text)?;
-    let tree = dir.path().join("fixtures");
-    let tree = tree.to_string_lossy();
     assert!(conform(&["regen", &tree]).success());
 
     let output = Conform::new(&["review", &tree, "--interactive", "--no-diff"]).stdin(b"x\na\nr\n").run();

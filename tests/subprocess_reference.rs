@@ -71,35 +71,39 @@ fn conform_adapter_gives_the_reference_verdicts_in_one_shot_mode() {
     same_verdicts_as_the_reference("adapter-one-shot", &["--impl-cmd", &command, "--one-shot"], false);
 }
 
+/// The Python example adapter's command, or `None` (with the skip note).
+fn python_example() -> Option<String> {
+    python().map(|python| format!("{python} {}", path_arg(PYTHON_EXAMPLE)))
+}
+
+/// The Node.js example adapter's command, or `None` (with the skip note).
+fn node_example() -> Option<String> {
+    node().map(|node| format!("{node} {}", path_arg(NODE_EXAMPLE)))
+}
+
+/// An example adapter in persistent mode over every tree, and in one-shot
+/// mode over the generated one (a process per case is slow).
+fn example_gives_the_reference_verdicts(label: &str, command: Option<String>) {
+    let Some(command) = command else { return };
+    same_verdicts_as_the_reference(label, &["--impl-cmd", &command], false);
+    same_verdicts_as_the_reference(&format!("{label}-one-shot"), &["--impl-cmd", &command, "--one-shot"], true);
+}
+
 #[test]
 fn the_python_example_adapter_gives_the_reference_verdicts() {
-    let Some(python) = python() else { return };
-    let command = format!("{python} {}", path_arg(PYTHON_EXAMPLE));
-    same_verdicts_as_the_reference("python", &["--impl-cmd", &command], false);
-    same_verdicts_as_the_reference("python-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
+    example_gives_the_reference_verdicts("python", python_example());
 }
 
 #[test]
 fn the_node_example_adapter_gives_the_reference_verdicts() {
-    let Some(node) = node() else { return };
-    let command = format!("{node} {}", path_arg(NODE_EXAMPLE));
-    same_verdicts_as_the_reference("node", &["--impl-cmd", &command], false);
-    same_verdicts_as_the_reference("node-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
+    example_gives_the_reference_verdicts("node", node_example());
 }
 
 #[test]
 fn the_example_adapters_pass_check_adapter() {
     let scenario = Scenario::new();
     let tree = scenario.tree();
-    let mut commands = Vec::new();
-    if let Some(python) = python() {
-        commands.push(format!("{python} {}", path_arg(PYTHON_EXAMPLE)));
-    }
-    if let Some(node) = node() {
-        commands.push(format!("{node} {}", path_arg(NODE_EXAMPLE)));
-    }
-    commands.push(adapter_command());
-    for command in commands {
+    for command in [python_example(), node_example(), Some(adapter_command())].into_iter().flatten() {
         let args = ["check-adapter", "--impl-cmd", &command, tree.to_str().unwrap()];
         let finished = Conform::new(&args).env("CONFORM_BIN", env!("CARGO_BIN_EXE_conform")).run();
         assert_eq!(finished.code, Some(0), "{command}:\n{}", finished.stdout);
