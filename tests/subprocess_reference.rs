@@ -9,16 +9,13 @@ mod common;
 use common::subprocess::Scenario;
 use common::{Conform, hapi_corpus, node, path_arg, python, report, root, verdict_list};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 const PYTHON_EXAMPLE: &str = "examples/adapters/python/my_adapter.py";
 const NODE_EXAMPLE: &str = "examples/adapters/node/my-adapter.js";
 
 fn trees(scenario: &Scenario) -> Vec<PathBuf> {
-    let mut trees = vec![scenario.tree()];
-    let own = root().join("fixtures");
-    if own.is_dir() {
-        trees.push(own);
-    }
+    let mut trees = vec![scenario.tree(), root().join("fixtures")];
     trees.extend(hapi_corpus());
     trees
 }
@@ -38,16 +35,23 @@ fn verdicts_of(tree: &Path, out: &Path, implementation: &[&str]) -> Vec<(String,
     verdict_list(&report(out))
 }
 
+/// The reference's verdicts on the tree at `index` of [`trees`], computed
+/// once per test binary: every scenario tree holds the same fixtures.
+fn reference_verdicts(index: usize, tree: &Path, out: &Path) -> &'static [(String, String)] {
+    static VERDICTS: [OnceLock<Vec<(String, String)>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    VERDICTS[index].get_or_init(|| verdicts_of(tree, out, &["--impl", "reference"]))
+}
+
 fn same_verdicts_as_the_reference(label: &str, implementation: &[&str], scenario_only: bool) {
     let scenario = Scenario::new();
     for (index, tree) in trees(&scenario).iter().enumerate() {
         if scenario_only && index > 0 {
             break;
         }
-        let expected = verdicts_of(tree, &scenario.out(&format!("reference-{index}")), &["--impl", "reference"]);
+        let expected = reference_verdicts(index, tree, &scenario.out(&format!("reference-{index}")));
         let actual = verdicts_of(tree, &scenario.out(&format!("{label}-{index}")), implementation);
         assert_eq!(actual.len(), expected.len(), "{label} on {}", tree.display());
-        for (got, want) in actual.iter().zip(&expected) {
+        for (got, want) in actual.iter().zip(expected) {
             assert_eq!(got, want, "{label} on {}", tree.display());
         }
         eprintln!("{label}: {} cases on {} match the reference", actual.len(), tree.display());
