@@ -188,7 +188,7 @@ fn without_windows_one_case_per_session_and_accept_refused_in_ci() -> Result<(),
     let pending = files_ending(&out, ".json.new");
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].file_name().and_then(|n| n.to_str()), Some("sess-7f3a.json.new"));
-    let document = conform::json::parse_value(&std::fs::read_to_string(&pending[0])?)?;
+    let document = read_document(&pending[0]);
     assert_eq!(document["input"]["messages"].as_array().map(Vec::len), Some(200));
     let description = document["description"].as_str().unwrap_or_default();
     assert!(description.starts_with("Captured from page-2.json, session.json, page-latest.json"), "{description}");

@@ -6,7 +6,7 @@
 mod common;
 
 use common::session::SessionBuilder;
-use common::{conform, path_arg, python, write_fixture};
+use common::{conform, path_arg, python, read_document, write_fixture};
 use conform::capture::hapi_messages::chat_input;
 use conform::reference::NoTrace;
 use serde_json::json;
@@ -41,7 +41,7 @@ fn a_fault_adapter_case_reduces_to_at_most_three_messages() -> Result<(), Box<dy
         "{stdout}"
     );
     let pending = folder.join("session-reduced.json.new");
-    let reduced = conform::json::parse_value(&std::fs::read_to_string(&pending)?)?;
+    let reduced = read_document(&pending);
     let kept = reduced["input"]["messages"].as_array().map(Vec::len).unwrap_or(0);
     assert!((1..=3).contains(&kept), "{kept} messages");
     assert!(stdout.contains(&format!("messages: 200 → {kept} ({} removed)", 200 - kept)), "{stdout}");

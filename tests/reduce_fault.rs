@@ -5,7 +5,7 @@
 mod common;
 
 use common::session::SessionBuilder;
-use common::{conform, write_fixture};
+use common::{conform, read_document, write_fixture};
 use conform::capture::hapi_messages::chat_input;
 use conform::implementation::{
     CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome, ReferenceImplementation,
@@ -167,7 +167,7 @@ fn the_reference_against_a_stored_expectation_via_the_cli() -> Result<(), Box<dy
     assert!(pending.exists(), "written for review: {stdout}");
     assert!(!folder.join("long-session-reduced.json").exists());
 
-    let reduced = conform::json::parse_value(&std::fs::read_to_string(&pending)?)?;
+    let reduced = read_document(&pending);
     let messages = reduced["input"]["messages"].as_array().map(Vec::len).unwrap_or(0);
     assert!(messages <= 3, "{messages} messages: {stdout}");
     let kept_tool = reduced["expected"]["blocks"].as_array().into_iter().flatten().find(|b| b["kind"] == "tool-call");
