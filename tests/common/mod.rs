@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests: where the repository and the
+//! What the integration tests share: where the repository and the
 //! optional resources are (../shared, python3, node, chromium), skipping
 //! what needs a missing one with one visible `note:` line, running the
 //! `conform` binary under a time limit, fixture documents and files, and
