@@ -6,37 +6,22 @@
 //! The inventories are read in place from `../shared/protocols`; when that
 //! folder is absent the tests say so and pass.
 
-use conform::json::parse_document;
+mod common;
+
+use common::protocols::{claude_sdk_inventory, enum_values, protocols};
+use common::{own_fixtures, read_document};
 use conform::reference::agent_events::ItemKind;
 use conform::reference::claude_events::kinds::{Role, block_rule, rule as claude_rule};
 use conform::reference::codex_app_server_events::methods::rule as method_rule;
 use conform::reference::codex_exec_events::rule as exec_rule;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::fs;
-use std::path::{Path, PathBuf};
-
-fn protocols() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/protocols");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: ../shared/protocols is absent; skipping the protocol inventory checks");
-        None
-    }
-}
-
-fn read_json(path: &Path) -> Value {
-    let text = fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    parse_document(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display())).value
-}
 
 /// The dispositions of every fixture of a suite: (kind, content-block types).
 fn fixture_dispositions(suite: &str) -> Vec<(String, Vec<String>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(suite);
     let mut out = Vec::new();
-    for entry in fs::read_dir(&dir).expect("fixture folder").filter_map(Result::ok) {
-        let document = read_json(&entry.path());
+    for path in own_fixtures(suite) {
+        let document = read_document(&path);
         for disposition in document["expected"]["dispositions"].as_array().into_iter().flatten() {
             let kind = disposition["kind"].as_str().unwrap_or_default().to_owned();
             let blocks = disposition["blocks"]
@@ -51,15 +36,6 @@ fn fixture_dispositions(suite: &str) -> Vec<(String, Vec<String>)> {
     out
 }
 
-/// The values of an inventory `{enum: [...]}` field, if the field is one.
-fn enum_values(field: Option<&Value>) -> Vec<String> {
-    field
-        .and_then(|f| f.get("enum"))
-        .and_then(Value::as_array)
-        .map(|values| values.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-        .unwrap_or_default()
-}
-
 fn report(inventory: &str, missing_rules: &[String], missing_fixtures: &[String], total: usize) {
     eprintln!(
         "{inventory}: {total} kinds, {} without a rule, {} not in a fixture",
@@ -70,10 +46,22 @@ fn report(inventory: &str, missing_rules: &[String], missing_fixtures: &[String]
     assert!(missing_fixtures.is_empty(), "{inventory}: kinds no fixture shows: {missing_fixtures:?}");
 }
 
+/// Thread item types: each must parse to a known item kind and show in some
+/// fixture disposition `<prefix>…/<type>` (item events append the item type).
+fn report_item_types(inventory: &str, types: &[String], seen: &[(String, Vec<String>)], prefix: &str) {
+    let missing_rules: Vec<String> =
+        types.iter().filter(|t| ItemKind::parse(t) == ItemKind::Unknown).cloned().collect();
+    let missing_fixtures: Vec<String> = types
+        .iter()
+        .filter(|t| !seen.iter().any(|(kind, _)| kind.starts_with(prefix) && kind.ends_with(&format!("/{t}"))))
+        .cloned()
+        .collect();
+    report(inventory, &missing_rules, &missing_fixtures, types.len());
+}
+
 #[test]
 fn every_claude_sdk_kind_has_a_rule_and_a_fixture() {
-    let Some(protocols) = protocols() else { return };
-    let inventory = read_json(&protocols.join("claude-agent-sdk/sdk-message-inventory-0.3.332.json"));
+    let Some(inventory) = claude_sdk_inventory() else { return };
 
     let mut kinds = BTreeSet::new();
     let members = inventory["sdk_message_union"].as_array().expect("the SDKMessage union");
@@ -174,8 +162,8 @@ fn shows(kind: &str, method: &str) -> bool {
 fn every_app_server_method_and_item_type_has_a_rule_and_a_fixture() {
     let Some(protocols) = protocols() else { return };
     let stable = protocols.join("codex-app-server/stable");
-    let notifications = schema_methods(&read_json(&stable.join("ServerNotification.json")));
-    let requests = schema_methods(&read_json(&stable.join("ServerRequest.json")));
+    let notifications = schema_methods(&read_document(&stable.join("ServerNotification.json")));
+    let requests = schema_methods(&read_document(&stable.join("ServerRequest.json")));
     assert_eq!(
         (notifications.len(), requests.len()),
         (87, 10),
@@ -190,7 +178,7 @@ fn every_app_server_method_and_item_type_has_a_rule_and_a_fixture() {
         report(&format!("codex app-server 0.171 {name}"), &missing_rules, &missing_fixtures, methods.len());
     }
 
-    let bundle = read_json(&stable.join("codex_app_server_protocol.v2.schemas.json"));
+    let bundle = read_document(&stable.join("codex_app_server_protocol.v2.schemas.json"));
     let item_types: Vec<String> = bundle["definitions"]["ThreadItem"]["oneOf"]
         .as_array()
         .expect("ThreadItem variants")
@@ -198,20 +186,13 @@ fn every_app_server_method_and_item_type_has_a_rule_and_a_fixture() {
         .flat_map(|variant| enum_values(variant["properties"].get("type")))
         .collect();
     assert_eq!(item_types.len(), 19, "codex-cli 0.171 declares 19 thread item types");
-    let missing_rules: Vec<String> =
-        item_types.iter().filter(|t| ItemKind::parse(t) == ItemKind::Unknown).cloned().collect();
-    let missing_fixtures: Vec<String> = item_types
-        .iter()
-        .filter(|t| !seen.iter().any(|(kind, _)| kind.starts_with("item/") && kind.ends_with(&format!("/{t}"))))
-        .cloned()
-        .collect();
-    report("codex app-server 0.171 thread items", &missing_rules, &missing_fixtures, item_types.len());
+    report_item_types("codex app-server 0.171 thread items", &item_types, &seen, "item/");
 }
 
 #[test]
 fn every_exec_event_and_item_type_has_a_rule_and_a_fixture() {
     let Some(protocols) = protocols() else { return };
-    let inventory = read_json(&protocols.join("codex-exec/exec-json-events-inventory-sdk-0.163.0.json"));
+    let inventory = read_document(&protocols.join("codex-exec/exec-json-events-inventory-sdk-0.163.0.json"));
     let seen = fixture_dispositions("codex-exec-events");
 
     let events: Vec<String> = inventory["thread_events"]
@@ -234,14 +215,7 @@ fn every_exec_event_and_item_type_has_a_rule_and_a_fixture() {
         .iter()
         .flat_map(|item| enum_values(item["fields"].get("type")))
         .collect();
-    let missing_rules: Vec<String> =
-        items.iter().filter(|t| ItemKind::parse(t) == ItemKind::Unknown).cloned().collect();
-    let missing_fixtures: Vec<String> = items
-        .iter()
-        .filter(|t| !seen.iter().any(|(kind, _)| kind.starts_with("item.") && kind.ends_with(&format!("/{t}"))))
-        .cloned()
-        .collect();
-    report("codex exec (sdk 0.163) items", &missing_rules, &missing_fixtures, items.len());
+    report_item_types("codex exec (sdk 0.163) items", &items, &seen, "item.");
 }
 
 #[test]

@@ -10,7 +10,9 @@
 //!   carry increasing sequence numbers, and its messages are schema-valid;
 //! - a deny pattern anywhere in a command denies it in both policy modes.
 
-use conform::json::parse_document;
+mod common;
+
+use common::{own_fixtures, read_document};
 use conform::reference::NoTrace;
 use conform::reference::agent_events::StreamOutput;
 use conform::reference::claude_events::{self, ClaudeNormalizer, End};
@@ -20,8 +22,6 @@ use conform::reference::{event_fold, tool_policy};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Map, Value, json};
-use std::fs;
-use std::path::Path;
 use std::sync::LazyLock;
 
 const KEYS: &[&str] = &[
@@ -166,22 +166,7 @@ fn arb_json() -> impl Strategy<Value = Value> {
 
 /// Every input item of every fixture of a suite, as real frames to mutate.
 fn corpus_items(suite: &str, key: &str) -> Vec<Vec<Value>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(suite);
-    let mut streams: Vec<(String, Vec<Value>)> = fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter_map(|entry| {
-                    let text = fs::read_to_string(entry.path()).ok()?;
-                    let document = parse_document(&text).ok()?.value;
-                    let items = document["input"][key].as_array()?.clone();
-                    Some((entry.file_name().to_string_lossy().into_owned(), items))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    streams.sort_by(|a, b| a.0.cmp(&b.0));
-    streams.into_iter().map(|(_, items)| items).collect()
+    own_fixtures(suite).iter().filter_map(|path| read_document(path)["input"][key].as_array().cloned()).collect()
 }
 
 static CLAUDE: LazyLock<Vec<Vec<Value>>> = LazyLock::new(|| corpus_items("claude-events", "messages"));

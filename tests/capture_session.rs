@@ -4,36 +4,14 @@
 //! secret, never split a tool call from its result or a sidechain from its
 //! Task with `--window 20`, and pass once accepted.
 
-mod capture_support;
+mod common;
 
-use capture_support::planted::{CUSTOM_RULE, planted_members, planted_strings};
-use capture_support::session::{SessionBuilder, ToolLinks, write_dump};
+use common::planted::{CUSTOM_RULE, planted_members, planted_strings};
+use common::session::{SessionBuilder, ToolLinks, write_dump};
+use common::{Conform, conform, files_ending, fixture_files, hapi_suite, read_document};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn conform(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .env_remove("CI")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
-}
-
-fn files_with_suffix(folder: &Path, suffix: &str) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(folder)
-        .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    found.retain(|p| p.to_string_lossy().ends_with(suffix));
-    found.sort();
-    found
-}
 
 fn json_escaped(secret: &str) -> String {
     let quoted = serde_json::to_string(secret).unwrap_or_default();
@@ -143,26 +121,26 @@ fn capture_check_accept_run(root: &Path, files: &[PathBuf], session: &[Value]) -
     args.extend(["--name-prefix".into(), "cap-".into(), "--redact-rule".into(), CUSTOM_RULE.into()]);
     args.extend(files.iter().map(|f| f.to_string_lossy().into_owned()));
     let output = conform(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    assert!(output.status.success(), "{}", text(&output));
-    assert!(text(&output).contains("lint: clean"), "{}", text(&output));
+    assert!(output.success(), "{}", output.text());
+    assert!(output.text().contains("lint: clean"), "{}", output.text());
 
-    assert!(files_with_suffix(&out, ".json").is_empty(), "nothing is written in place without --accept");
-    let pending = files_with_suffix(&out, ".json.new");
+    assert!(files_ending(&out, ".json").is_empty(), "nothing is written in place without --accept");
+    let pending = files_ending(&out, ".json.new");
     let checked = check_windows(&pending, session);
     assert!(checked.windows >= 10, "{} windows", checked.windows);
 
     let listed = conform(&["review", &out_arg, "--list"]);
-    assert!(listed.status.success());
-    assert!(text(&listed).contains(&format!("{} pending", pending.len())), "{}", text(&listed));
+    assert!(listed.success());
+    assert!(listed.text().contains(&format!("{} pending", pending.len())), "{}", listed.text());
     let accepted = conform(&["review", &out_arg, "--accept-all"]);
-    assert!(accepted.status.success(), "{}", text(&accepted));
-    assert!(files_with_suffix(&out, ".json.new").is_empty());
-    assert_eq!(files_with_suffix(&out, ".json").len(), pending.len());
+    assert!(accepted.success(), "{}", accepted.text());
+    assert!(files_ending(&out, ".json.new").is_empty());
+    assert_eq!(files_ending(&out, ".json").len(), pending.len());
 
     let reports = root.join("reports").to_string_lossy().into_owned();
     let run = conform(&["run", &out_arg, "--format", "pretty", "--out", &reports, "--no-diff"]);
-    assert!(run.status.success(), "{}", text(&run));
-    assert!(text(&run).contains(&format!("{} passed, 0 failed", pending.len())), "{}", text(&run));
+    assert!(run.success(), "{}", run.text());
+    assert!(run.text().contains(&format!("{} passed, 0 failed", pending.len())), "{}", run.text());
     checked
 }
 
@@ -199,43 +177,41 @@ fn without_windows_one_case_per_session_and_accept_refused_in_ci() -> Result<(),
 
     let mut args = vec!["capture", "chat", "--from", "hapi-messages", "--out", &out_arg, "--accept"];
     args.extend(file_args.iter().map(String::as_str));
-    let refused = Command::new(env!("CARGO_BIN_EXE_conform")).args(&args).env("CI", "true").output()?;
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(text(&refused).contains("CI environment variable"), "{}", text(&refused));
+    let refused = Conform::new(&args).env("CI", "true").run();
+    assert_eq!(refused.code, Some(2));
+    assert!(refused.text().contains("CI environment variable"), "{}", refused.text());
     assert!(!out.exists(), "nothing written");
 
     args.retain(|a| *a != "--accept");
     let output = conform(&args);
-    assert!(output.status.success(), "{}", text(&output));
-    let pending = files_with_suffix(&out, ".json.new");
+    assert!(output.success(), "{}", output.text());
+    let pending = files_ending(&out, ".json.new");
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].file_name().and_then(|n| n.to_str()), Some("sess-7f3a.json.new"));
-    let document = conform::json::parse_value(&std::fs::read_to_string(&pending[0])?)?;
+    let document = read_document(&pending[0]);
     assert_eq!(document["input"]["messages"].as_array().map(Vec::len), Some(200));
     let description = document["description"].as_str().unwrap_or_default();
     assert!(description.starts_with("Captured from page-2.json, session.json, page-latest.json"), "{description}");
     assert!(description.contains("200 messages; seq 1–200; 6 pages or streams;"), "{description}");
     assert!(description.contains("captured 2025-08-12"), "{description}");
     // The queued copy and the consumed copy of one row: the consumed one wins.
-    assert!(text(&output).contains("it carries invokedAt"), "{}", text(&output));
+    assert!(output.text().contains("it carries invokedAt"), "{}", output.text());
     assert_eq!(document["input"]["agentState"]["requests"].as_object().map(|r| r.len()), Some(1));
 
     // A second capture of the same dump changes nothing.
     let again = conform(&args);
-    assert!(again.status.success());
+    assert!(again.success());
     assert_eq!(std::fs::read_to_string(&pending[0])?, conform::json::to_canonical_string(&document));
     Ok(())
 }
 
 /// The HAPI corpus inputs, concatenated into one session of 200 messages:
 /// all 115 corpus messages, then a second pass with every id renamed.
-fn corpus_session(folder: &Path) -> Option<(Vec<Value>, Value)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(folder).ok()?.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
+fn corpus_session(folder: &Path) -> (Vec<Value>, Value) {
     let mut messages = Vec::new();
     let mut state = json!({"requests": {}, "completedRequests": {}});
-    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
-        let document = conform::json::parse_value(&std::fs::read_to_string(path).ok()?).ok()?;
+    for path in fixture_files(folder) {
+        let document = read_document(&path);
         messages.extend(document["input"]["messages"].as_array().cloned().unwrap_or_default());
         for key in ["requests", "completedRequests"] {
             if let Some(entries) = document["input"]["agentState"][key].as_object() {
@@ -252,7 +228,7 @@ fn corpus_session(folder: &Path) -> Option<(Vec<Value>, Value)> {
     for (index, message) in messages.iter_mut().enumerate() {
         message["seq"] = json!(index + 1);
     }
-    Some((messages, state))
+    (messages, state)
 }
 
 fn identifiers(message: &Value) -> Vec<String> {
@@ -286,11 +262,8 @@ fn rename(value: &Value, ids: &BTreeSet<String>) -> Value {
 
 #[test]
 fn a_session_built_from_the_hapi_corpus_inputs() -> Result<(), Box<dyn std::error::Error>> {
-    let corpus = Path::new("../shared/hapi/fixtures/chat");
-    let Some((mut messages, state)) = corpus.is_dir().then(|| corpus_session(corpus)).flatten() else {
-        eprintln!("note: ../shared/hapi/fixtures is absent: the corpus-built capture test is skipped");
-        return Ok(());
-    };
+    let Some(corpus) = hapi_suite("chat") else { return Ok(()) };
+    let (mut messages, state) = corpus_session(&corpus);
     // Plant secrets in the user messages of the second pass.
     let planted = planted_strings();
     let mut next = 0;

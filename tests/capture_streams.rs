@@ -3,35 +3,18 @@
 //! exec` logs in ../shared/captures become redacted pending fixtures of
 //! their suites that pass once accepted.
 
+mod common;
+
+use common::{conform, files_ending, shared};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-const CAPTURES: &str = "../shared/captures";
-
-fn conform(args: &[String]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .env_remove("CI")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
-}
-
-fn jsonl_files(folders: &[&str]) -> Vec<String> {
-    let mut files = Vec::new();
-    for folder in folders {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(Path::new(CAPTURES).join(folder))
-            .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
-            .unwrap_or_default();
-        found.retain(|p| p.extension().is_some_and(|e| e == "jsonl"));
-        found.sort();
-        files.extend(found.iter().map(|p| p.to_string_lossy().into_owned()));
-    }
-    files
+/// The `*.jsonl` files of the given capture folders, each sorted.
+fn jsonl_files(captures: &Path, folders: &[&str]) -> Vec<String> {
+    folders
+        .iter()
+        .flat_map(|folder| files_ending(&captures.join(folder), ".jsonl"))
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Captures `files` as `suite` cases into `<root>/fixtures/<suite>`, returns
@@ -42,26 +25,19 @@ fn capture(root: &Path, suite: &str, format: &str, files: &[String]) -> Vec<Path
     args.extend(["--out".into(), out.to_string_lossy().into_owned()]);
     args.extend(files.iter().cloned());
     let output = conform(&args);
-    assert!(output.status.success(), "{suite}: {}", text(&output));
-    assert!(text(&output).contains("lint: clean"));
-    let mut pending: Vec<PathBuf> = std::fs::read_dir(&out)
-        .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    pending.retain(|p| p.to_string_lossy().ends_with(".json.new"));
-    pending
+    assert!(output.success(), "{suite}: {}", output.text());
+    assert!(output.text().contains("lint: clean"));
+    files_ending(&out, ".json.new")
 }
 
 #[test]
 fn real_agent_runtime_captures_become_passing_fixtures() -> Result<(), Box<dyn std::error::Error>> {
-    if !Path::new(CAPTURES).is_dir() {
-        eprintln!("note: ../shared/captures is absent: the agent-runtime capture test is skipped");
-        return Ok(());
-    }
+    let Some(captures) = shared("captures") else { return Ok(()) };
     let root = tempfile::tempdir()?;
-    let claude = jsonl_files(&["claude-stream-json/local-mock", "claude-stream-json/public"]);
-    let transcripts = jsonl_files(&["claude-session-jsonl/public"]);
-    let app_server = jsonl_files(&["codex-app-server/local-mock"]);
-    let exec = jsonl_files(&["codex-exec-json/local-mock", "codex-exec-json/public"]);
+    let claude = jsonl_files(&captures, &["claude-stream-json/local-mock", "claude-stream-json/public"]);
+    let transcripts = jsonl_files(&captures, &["claude-session-jsonl/public"]);
+    let app_server = jsonl_files(&captures, &["codex-app-server/local-mock"]);
+    let exec = jsonl_files(&captures, &["codex-exec-json/local-mock", "codex-exec-json/public"]);
 
     let events = capture(root.path(), "claude-events", "claude-stream-json", &claude);
     let mut display_files = claude.clone();
@@ -82,12 +58,12 @@ fn real_agent_runtime_captures_become_passing_fixtures() -> Result<(), Box<dyn s
 
     let tree = root.path().join("fixtures").to_string_lossy().into_owned();
     let accepted = conform(&["review".into(), tree.clone(), "--accept-all".into()]);
-    assert!(accepted.status.success(), "{}", text(&accepted));
+    assert!(accepted.success(), "{}", accepted.text());
     let total = events.len() + display.len() + codex.len() + codex_exec.len();
     let reports = root.path().join("reports").to_string_lossy().into_owned();
     let run = conform(&["run".into(), tree, "--out".into(), reports, "--no-diff".into()]);
-    assert!(run.status.success(), "{}", text(&run));
-    assert!(text(&run).contains(&format!("{total} passed, 0 failed")), "{}", text(&run));
+    assert!(run.success(), "{}", run.text());
+    assert!(run.text().contains(&format!("{total} passed, 0 failed")), "{}", run.text());
     eprintln!(
         "captured and passing: {} claude-events, {} claude-display, {} codex-app-server-events, {} codex-exec-events",
         events.len(),
@@ -100,18 +76,13 @@ fn real_agent_runtime_captures_become_passing_fixtures() -> Result<(), Box<dyn s
 
 #[test]
 fn a_format_names_the_suites_it_serves() {
-    let output = conform(&[
-        "capture".into(),
-        "chat".into(),
-        "--from".into(),
-        "claude-stream-json".into(),
-        "nothing.jsonl".into(),
-    ]);
-    assert_eq!(output.status.code(), Some(2));
+    let output = conform(&["capture", "chat", "--from", "claude-stream-json", "nothing.jsonl"]);
+    assert_eq!(output.code, Some(2));
     assert!(
-        text(&output)
+        output
+            .text()
             .contains("--from claude-stream-json captures claude-events or claude-display cases, not chat cases"),
         "{}",
-        text(&output)
+        output.text()
     );
 }

@@ -11,7 +11,10 @@
 //!   equal.
 //!   Echoes of earlier frames are left alone (see [`strip`]).
 
-use conform::json::{parse_document, to_canonical_string};
+mod common;
+
+use common::{own_fixtures, read_document};
+use conform::json::to_canonical_string;
 use conform::reference::NoTrace;
 use conform::reference::claude_display::{display, text_rule};
 use proptest::prelude::*;
@@ -19,18 +22,10 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
 fn fixture_inputs() -> Vec<(String, Vec<Value>)> {
-    let mut paths: Vec<_> = std::fs::read_dir("fixtures/claude-display")
-        .expect("the fixture folder exists")
-        .map(|entry| entry.expect("readable entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    paths.sort();
-    paths
+    own_fixtures("claude-display")
         .into_iter()
         .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("readable fixture");
-            let document = parse_document(&text).expect("fixture is JSON").value;
-            let messages = document["input"]["messages"].as_array().cloned().unwrap_or_default();
+            let messages = read_document(&path)["input"]["messages"].as_array().cloned().unwrap_or_default();
             (path.display().to_string(), messages)
         })
         .collect()

@@ -4,36 +4,15 @@
 //! A kind with no rule fails the test; a minimal frame of each kind must
 //! get the disposition its route promises.
 
+mod common;
+
+use common::protocols::{claude_sdk_inventory, enum_values};
 use conform::reference::NoTrace;
 use conform::reference::claude_display::display;
 use conform::reference::claude_display::kinds::{
     ASSISTANT_BLOCKS, BlockRule, ROUTES, Route, USER_BLOCKS, block_rule, route,
 };
 use serde_json::{Value, json};
-use std::path::Path;
-
-const INVENTORY: &str = "../shared/protocols/claude-agent-sdk/sdk-message-inventory-0.3.332.json";
-
-fn inventory() -> Option<Value> {
-    if !Path::new(INVENTORY).is_file() {
-        eprintln!("skipping: {INVENTORY} is absent");
-        return None;
-    }
-    let text = std::fs::read_to_string(INVENTORY).expect("readable inventory");
-    Some(serde_json::from_str(&text).expect("the inventory is JSON"))
-}
-
-/// The literal values of an inventory field (`{enum: [...]}`).
-fn literals(field: Option<&Value>) -> Vec<String> {
-    field
-        .and_then(|f| f.get("enum"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect()
-}
 
 /// `type` or `type/subtype` for every member of the message union and the
 /// stdout-only frames.
@@ -44,14 +23,14 @@ fn message_kinds(inventory: &Value) -> Vec<String> {
         .flat_map(|key| inventory[*key].as_array().cloned().unwrap_or_default());
     for member in members {
         let fields = &member["fields"];
-        let types = literals(fields.get("type"));
+        let types = enum_values(fields.get("type"));
         if types.is_empty() {
             // The control-protocol entry lists its frame types in its name.
             let name = member["name"].as_str().unwrap_or_default();
             kinds.extend(name.split('/').map(str::to_owned));
             continue;
         }
-        let subtypes = literals(fields.get("subtype").or_else(|| fields.get("subtype?")));
+        let subtypes = enum_values(fields.get("subtype").or_else(|| fields.get("subtype?")));
         for ty in &types {
             if subtypes.is_empty() {
                 kinds.push(ty.clone());
@@ -65,7 +44,7 @@ fn message_kinds(inventory: &Value) -> Vec<String> {
 }
 
 fn block_types(inventory: &Value, key: &str) -> Vec<String> {
-    inventory[key].as_array().into_iter().flatten().flat_map(|block| literals(block["fields"].get("type"))).collect()
+    inventory[key].as_array().into_iter().flatten().flat_map(|block| enum_values(block["fields"].get("type"))).collect()
 }
 
 /// A minimal frame of `kind`.
@@ -82,7 +61,7 @@ fn frame(kind: &str) -> Value {
 
 #[test]
 fn every_sdk_message_kind_is_mapped_or_ignored() {
-    let Some(inventory) = inventory() else { return };
+    let Some(inventory) = claude_sdk_inventory() else { return };
     let kinds = message_kinds(&inventory);
     assert!(kinds.len() >= 45, "the inventory yielded only {} kinds", kinds.len());
     let missing: Vec<&String> = kinds.iter().filter(|kind| route(kind).is_none()).collect();
@@ -106,7 +85,7 @@ fn every_sdk_message_kind_is_mapped_or_ignored() {
 
 #[test]
 fn every_content_block_type_has_a_rule() {
-    let Some(inventory) = inventory() else { return };
+    let Some(inventory) = claude_sdk_inventory() else { return };
     for (key, table) in [("assistant_content_blocks", ASSISTANT_BLOCKS), ("user_content_block_params", USER_BLOCKS)] {
         let types = block_types(&inventory, key);
         assert!(!types.is_empty(), "{key} is empty");
@@ -158,7 +137,7 @@ fn check_block(assistant: bool, ty: &str, rule: BlockRule) {
 
 #[test]
 fn stream_events_are_ignored_whatever_they_carry() {
-    let Some(inventory) = inventory() else { return };
+    let Some(inventory) = claude_sdk_inventory() else { return };
     let events = block_types(&inventory, "stream_event_events");
     assert_eq!(events.len(), 6);
     for event in events {

@@ -3,42 +3,20 @@
 
 mod common;
 
-use common::{conform, copy_tree, hapi_corpus, stderr, stdout};
+use common::{assert_valid_report, chat_fixture, conform, conform_in, copy_tree, hapi_corpus, report, write};
+use conform::json::to_canonical_string as canonical;
 use serde_json::{Value, json};
-use std::path::Path;
 
-/// A valid chat fixture whose expectation follows the projection contract
-/// (one user text message becomes one user-text block).
+/// A valid chat fixture whose expectation follows the projection contract.
 fn valid_chat_fixture(name: &str) -> Value {
-    let block = json!({"createdAt": 1000, "id": "m1", "kind": "user-text", "localId": null, "text": "hello"});
-    json!({
-        "fixtureVersion": 1,
-        "name": name,
-        "description": "One user text message becomes one user-text block.",
-        "input": {
-            "messages": [{
-                "id": "m1", "seq": 1, "localId": null, "createdAt": 1000,
-                "content": {"role": "user", "content": {"type": "text", "text": "hello"}}
-            }],
-            "agentState": null,
-            "options": {"hasMoreMessages": false}
-        },
-        "expected": {"blocks": [block.clone()], "hasReadyEvent": false, "latestUsage": null, "visibleBlocks": [block]}
-    })
-}
-
-fn write(path: &Path, bytes: impl AsRef<[u8]>) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
-}
-
-fn canonical(value: &Value) -> String {
-    conform::json::to_canonical_string(value)
+    chat_fixture(name, "hello", "hello")
 }
 
 /// The broken-fixture tree of issue 2: one file per kind of breakage, next
 /// to a valid fixture that must still run.
-fn broken_tree(root: &Path) {
+fn broken_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
     let chat = root.join("chat");
     write(&chat.join("valid-user-text.json"), canonical(&valid_chat_fixture("valid-user-text")));
     write(&chat.join("invalid-json.json"), "{\n    \"fixtureVersion\": 1,\n    \"name\" \"invalid-json\"\n}\n");
@@ -63,6 +41,7 @@ fn broken_tree(root: &Path) {
     write(&root.join("sse/.gitkeep"), "");
     write(&root.join("push/envelope.json"), "{\"key\": 1}\n");
     write(&root.join("README.md"), "# fixtures\n");
+    dir
 }
 
 const BROKEN_FILES: [&str; 9] = [
@@ -79,11 +58,10 @@ const BROKEN_FILES: [&str; 9] = [
 
 #[test]
 fn validate_gives_one_error_line_per_broken_file_and_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
-    let output = conform(dir.path(), &["validate", "."]);
-    let err = stderr(&output);
-    assert_eq!(output.status.code(), Some(2), "{err}");
+    let dir = broken_tree();
+    let output = conform_in(dir.path(), &["validate", "."]);
+    let err = output.stderr;
+    assert_eq!(output.code, Some(2), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     let error_lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error: ")).collect();
     for file in BROKEN_FILES {
@@ -99,9 +77,8 @@ fn validate_gives_one_error_line_per_broken_file_and_exit_2() {
 
 #[test]
 fn validate_errors_carry_line_column_and_pointer() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
-    let err = stderr(&conform(dir.path(), &["validate", "."]));
+    let dir = broken_tree();
+    let err = conform_in(dir.path(), &["validate", "."]).stderr;
     let line_for = |file: &str| err.lines().find(|l| l.contains(file)).unwrap_or_default().to_owned();
     assert!(line_for("invalid-json.json").contains("invalid-json.json:3:12: invalid JSON: expected `:`"), "{err}");
     assert!(line_for("deep-nesting.json").contains("nesting deeper than 10000 levels"), "{err}");
@@ -115,13 +92,12 @@ fn validate_errors_carry_line_column_and_pointer() {
 
 #[test]
 fn run_judges_what_it_can_and_lists_every_broken_fixture() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
+    let dir = broken_tree();
     let out = dir.path().join("out");
-    let output = conform(dir.path(), &["run", ".", "--format", "json", "--out", out.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    assert!(!stderr(&output).contains("panicked"));
-    let report: Value = serde_json::from_slice(&std::fs::read(out.join("conform-report.json")).unwrap()).unwrap();
+    let output = conform_in(dir.path(), &["run", ".", "--format", "json", "--out", out.to_str().unwrap()]);
+    assert_eq!(output.code, Some(2), "{}", output.stderr);
+    assert!(!output.stderr.contains("panicked"));
+    let report = report(&out);
     let verdict = |name: &str| -> String {
         let case = report["cases"].as_array().unwrap().iter().find(|c| c["name"] == name).unwrap();
         case["verdict"].as_str().unwrap().to_owned()
@@ -151,12 +127,11 @@ fn run_judges_what_it_can_and_lists_every_broken_fixture() {
 
 #[test]
 fn fmt_fixes_form_and_never_touches_an_unparsable_file() {
-    let dir = tempfile::tempdir().unwrap();
-    broken_tree(dir.path());
+    let dir = broken_tree();
     let chat = dir.path().join("chat");
     let invalid_before = std::fs::read(chat.join("invalid-json.json")).unwrap();
-    let output = conform(dir.path(), &["fmt", "chat"]);
-    assert_eq!(output.status.code(), Some(2), "unparsable files make fmt exit 2");
+    let output = conform_in(dir.path(), &["fmt", "chat"]);
+    assert_eq!(output.code, Some(2), "unparsable files make fmt exit 2");
     assert_eq!(std::fs::read(chat.join("invalid-json.json")).unwrap(), invalid_before);
     for name in ["bom", "crlf"] {
         let text = std::fs::read_to_string(chat.join(format!("{name}.json"))).unwrap();
@@ -174,44 +149,48 @@ fn fmt_fixes_form_and_never_touches_an_unparsable_file() {
 #[test]
 fn an_empty_tree_and_a_missing_path_are_setup_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let output = conform(dir.path(), &["run", "."]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("no fixtures found"), "{}", stderr(&output));
-    let output = conform(dir.path(), &["run", "missing"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("missing: no such file or directory"));
-    let output = conform(dir.path(), &["run", ".", "--suite", "nope"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("unknown suite `nope`"));
+    let output = conform_in(dir.path(), &["run", "."]);
+    assert_eq!(output.code, Some(2));
+    assert!(output.stderr.contains("no fixtures found"), "{}", output.stderr);
+    let output = conform_in(dir.path(), &["run", "missing"]);
+    assert_eq!(output.code, Some(2));
+    assert!(output.stderr.contains("missing: no such file or directory"));
+    let output = conform_in(dir.path(), &["run", ".", "--suite", "nope"]);
+    assert_eq!(output.code, Some(2));
+    assert!(output.stderr.contains("unknown suite `nope`"));
 }
 
 #[test]
 fn hapi_list_prints_73_ids() {
     let Some(corpus) = hapi_corpus() else { return };
-    let output = conform(Path::new("."), &["list", corpus.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0));
-    let ids: Vec<String> = stdout(&output).lines().map(str::to_owned).collect();
+    let output = conform(&["list", corpus.to_str().unwrap()]);
+    assert_eq!(output.code, Some(0));
+    let ids: Vec<String> = output.stdout.lines().map(str::to_owned).collect();
     assert_eq!(ids.len(), 73);
+    for (suite, count) in [("chat", 48), ("sse", 12), ("pagination", 12), ("catalogs", 1)] {
+        let found = ids.iter().filter(|id| id.starts_with(&format!("{suite}/"))).count();
+        assert_eq!(found, count, "HAPI {suite} fixtures");
+    }
     assert!(ids.iter().all(|id| id.split_once('/').is_some_and(|(s, n)| !s.is_empty() && !n.is_empty())));
     assert!(ids.contains(&"chat/claude-tool-use-result-pair".to_owned()));
     assert!(ids.contains(&"catalogs/modes".to_owned()));
-    assert!(stderr(&output).contains("push"), "push/ is skipped with a notice");
+    assert!(output.stderr.contains("push"), "push/ is skipped with a notice");
 }
 
 #[test]
 fn hapi_validate_passes() {
     let Some(corpus) = hapi_corpus() else { return };
-    let output = conform(Path::new("."), &["validate", corpus.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(stdout(&output).contains("73 of 73 fixtures valid"));
+    let output = conform(&["validate", corpus.to_str().unwrap()]);
+    assert_eq!(output.code, Some(0), "{}", output.stderr);
+    assert!(output.stdout.contains("73 of 73 fixtures valid"));
 }
 
 #[test]
 fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
     let Some(corpus) = hapi_corpus() else { return };
-    let output = conform(Path::new("."), &["fmt", "--check", corpus.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert!(stdout(&output).contains("73 files: 73 canonical"));
+    let output = conform(&["fmt", "--check", corpus.to_str().unwrap()]);
+    assert_eq!(output.code, Some(0), "{}", output.stdout);
+    assert!(output.stdout.contains("73 files: 73 canonical"));
 
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&corpus, dir.path());
@@ -220,9 +199,9 @@ fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
     let last = bytes.len() - 1;
     bytes[last] = b' ';
     std::fs::write(&altered, bytes).unwrap();
-    let output = conform(dir.path(), &["fmt", "--check", "."]);
-    assert_eq!(output.status.code(), Some(1));
-    let out = stdout(&output);
+    let output = conform_in(dir.path(), &["fmt", "--check", "."]);
+    assert_eq!(output.code, Some(1));
+    let out = output.stdout;
     assert!(out.contains("not canonical: ./sse/team-state-null-clear.json"), "{out}");
     assert!(out.contains("72 canonical, 1 would be reformatted"), "{out}");
 }
@@ -231,29 +210,21 @@ fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
 fn json_junit_and_markdown_reports_are_written_and_consistent() {
     let Some(corpus) = hapi_corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let output = conform(
-        Path::new("."),
-        &[
-            "run",
-            corpus.to_str().unwrap(),
-            "--format",
-            "json",
-            "--format",
-            "junit",
-            "--format",
-            "markdown",
-            "--out",
-            dir.path().to_str().unwrap(),
-        ],
-    );
-    assert!(output.status.code().is_some_and(|c| c == 0 || c == 1), "{}", stderr(&output));
-    let report_text = std::fs::read_to_string(dir.path().join("conform-report.json")).unwrap();
-    let report: Value = serde_json::from_str(&report_text).unwrap();
-    let schema: Value = serde_json::from_str(conform::report::REPORT_SCHEMA).unwrap();
-    let validator = jsonschema::draft202012::new(&schema).unwrap();
-    let errors: Vec<String> =
-        validator.iter_errors(&report).map(|e| format!("{} at {}", e, e.instance_path())).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    let output = conform(&[
+        "run",
+        corpus.to_str().unwrap(),
+        "--format",
+        "json",
+        "--format",
+        "junit",
+        "--format",
+        "markdown",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(output.code.is_some_and(|c| c == 0 || c == 1), "{}", output.stderr);
+    let report = report(dir.path());
+    assert_valid_report(&report);
     assert_eq!(report["summary"]["total"], 73);
 
     let xml = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();

@@ -1,25 +1,18 @@
 //! `conform coverage`: rules reached and unreached per suite, and candidate
 //! fixtures ranked by the rules they would add.
 
+mod common;
+
+use common::{conform, hapi_suite, root};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn conform(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
-}
 
 fn coverage_json(args: &[&str]) -> Value {
     let mut all = vec!["coverage", "--json"];
     all.extend_from_slice(args);
     let output = conform(&all);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    conform::json::parse_value(&String::from_utf8_lossy(&output.stdout)).unwrap_or(Value::Null)
+    assert!(output.success(), "{}", output.stderr);
+    conform::json::parse_value(&output.stdout).unwrap_or(Value::Null)
 }
 
 fn strings(value: &Value) -> BTreeSet<String> {
@@ -48,7 +41,7 @@ fn reached_and_unreached_partition_the_chat_rules() {
     // The project's own fixtures exist to pin what the corpus leaves open.
     assert!(reached.len() * 10 >= known.len() * 9, "{} of {} rules reached", reached.len(), known.len());
 
-    let text = String::from_utf8_lossy(&conform(&["coverage", "fixtures"]).stdout).into_owned();
+    let text = conform(&["coverage", "fixtures"]).stdout;
     let line = format!("chat: {} fixtures reach {} of {} rules", suite["fixtures"], reached.len(), known.len());
     assert!(text.contains(&line), "{text}");
     for rule in &unreached {
@@ -58,11 +51,8 @@ fn reached_and_unreached_partition_the_chat_rules() {
 
 #[test]
 fn candidates_are_ranked_by_the_rules_they_add() {
-    let corpus = "../shared/hapi/fixtures/chat";
-    if !Path::new(corpus).is_dir() {
-        eprintln!("note: ../shared/hapi/fixtures is absent: the candidate ranking test is skipped");
-        return;
-    }
+    let Some(corpus) = hapi_suite("chat") else { return };
+    let corpus = corpus.to_str().unwrap();
     let alone = coverage_json(&[corpus]);
     let corpus_rules: BTreeSet<String> =
         chat(&alone)["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
@@ -72,7 +62,7 @@ fn candidates_are_ranked_by_the_rules_they_add() {
 
     let ranked = coverage_json(&[corpus, "--candidates", "fixtures/chat"]);
     let candidates = ranked["candidates"].as_array().cloned().unwrap_or_default();
-    assert_eq!(candidates.len(), std::fs::read_dir("fixtures/chat").map(|d| d.count()).unwrap_or(0));
+    assert_eq!(candidates.len(), std::fs::read_dir(root().join("fixtures/chat")).map(|d| d.count()).unwrap_or(0));
     let gains: Vec<usize> = candidates.iter().map(|c| c["new_rules"].as_array().map_or(0, Vec::len)).collect();
     assert!(gains.windows(2).all(|pair| pair[0] >= pair[1]), "greedy gains never grow: {gains:?}");
     assert!(gains[0] > 1);

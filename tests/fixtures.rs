@@ -5,23 +5,19 @@
 //! reference exactly as `conform run` judges it. Suites without a reference
 //! yet give ignored trials, never passing ones.
 
+mod common;
+
 use conform::fixture::{FixtureStatus, LoadedFixture, NoticeLevel, SuiteFilter, load_corpus};
 use conform::implementation::ReferenceImplementation;
 use conform::report::{CaseReport, Verdict};
 use conform::run::{WORKER_STACK_BYTES, judge};
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() {
     let arguments = Arguments::from_args();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut trees: Vec<PathBuf> = vec![root.join("fixtures")];
-    let shared = root.join("../shared/hapi/fixtures");
-    if shared.is_dir() {
-        trees.push(shared);
-    } else {
-        eprintln!("note: {} not found: the HAPI corpus trials are skipped", shared.display());
-    }
+    let mut trees: Vec<PathBuf> = vec![common::root().join("fixtures")];
+    trees.extend(common::hapi_corpus());
     let mut trials: Vec<Trial> = Vec::new();
     for tree in trees.iter().filter(|tree| tree.is_dir()) {
         let corpus = match load_corpus(std::slice::from_ref(tree), &SuiteFilter::default()) {

@@ -1,7 +1,10 @@
 //! Broken pagination documents are `invalid` with a message that says what
 //! is wrong, and the reference never panics on them.
 
-use conform::fixture::{FixtureStatus, SuiteFilter, load_corpus};
+mod common;
+
+use common::load_documents;
+use conform::fixture::FixtureStatus;
 use conform::json;
 use conform::reference::NoTrace;
 use conform::reference::pagination::reference;
@@ -25,16 +28,10 @@ fn valid_document(name: &str) -> Value {
     conform::suite::find("pagination").expect("pagination suite").with_expected(&document, &expected).expect("merges")
 }
 
-/// Writes `documents` as fixtures and returns each one's problems (empty
+/// Loads `documents` as fixtures and returns each one's problems (empty
 /// when it is valid).
-fn problems(documents: &[(&str, Value)]) -> Vec<(String, Vec<String>)> {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let suite_dir = dir.path().join("pagination");
-    std::fs::create_dir_all(&suite_dir).expect("mkdir");
-    for (name, document) in documents {
-        std::fs::write(suite_dir.join(format!("{name}.json")), json::to_canonical_string(document)).expect("write");
-    }
-    let corpus = load_corpus(&[dir.path().to_path_buf()], &SuiteFilter::default()).expect("loads");
+fn problems(documents: &[Value]) -> Vec<(String, Vec<String>)> {
+    let corpus = load_documents("pagination", documents);
     corpus
         .fixtures
         .iter()
@@ -56,7 +53,7 @@ fn broken(name: &str, edit: impl FnOnce(&mut Value)) -> (String, Value) {
 
 #[test]
 fn the_valid_document_is_valid() {
-    let found = problems(&[("valid", valid_document("valid"))]);
+    let found = problems(&[valid_document("valid")]);
     assert_eq!(found, vec![("valid".to_owned(), Vec::new())]);
 }
 
@@ -86,7 +83,7 @@ fn malformed_documents_are_invalid_with_a_clear_message() {
             "2 scripted responses but 1 expected requests",
         ),
     ];
-    let documents: Vec<(&str, Value)> = cases.iter().map(|((name, doc), _)| (name.as_str(), doc.clone())).collect();
+    let documents: Vec<Value> = cases.iter().map(|((_, document), _)| document.clone()).collect();
     let found = problems(&documents);
     for ((name, _), hint) in &cases {
         let lines = &found.iter().find(|(found, _)| found == name).expect("loaded").1;

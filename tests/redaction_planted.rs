@@ -3,9 +3,9 @@
 //! strings (one and two levels) and truncated strings: none may survive, and
 //! everything that is not a secret must come out byte for byte unchanged.
 
-mod capture_support;
+mod common;
 
-use capture_support::planted::{
+use common::planted::{
     ANTHROPIC, BEARER, CUSTOM_RULE, MASK, Planted, USER_MAC, mask_placeholders, masked_strings, planted_members,
     planted_strings,
 };

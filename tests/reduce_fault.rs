@@ -2,9 +2,10 @@
 //! mishandles one message kind diverges shrinks to a fixture of at most
 //! three messages showing the same failure.
 
-mod capture_support;
+mod common;
 
-use capture_support::session::SessionBuilder;
+use common::session::SessionBuilder;
+use common::{conform, read_document, write_fixture};
 use conform::capture::hapi_messages::chat_input;
 use conform::implementation::{
     CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome, ReferenceImplementation,
@@ -13,7 +14,6 @@ use conform::reduce::{Oracle, ReduceRequest, Signature, reduce, reduced_document
 use conform::reference::NoTrace;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::{Command, Output};
 
 /// A decoder with one bug: it drops the `is_error` flag of Claude
 /// tool_result blocks, so failed tool calls show as completed.
@@ -141,15 +141,6 @@ fn reference_signature(input: &Value, implementation: &dyn Implementation) -> Op
     Signature::of(&implementation.run_case(&request).outcome, &expected, &[])
 }
 
-fn conform_cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .env_remove("CI")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
-}
-
 #[test]
 fn the_reference_against_a_stored_expectation_via_the_cli() -> Result<(), Box<dyn std::error::Error>> {
     // A 200-message fixture whose stored expectation disagrees with the
@@ -163,31 +154,29 @@ fn the_reference_against_a_stored_expectation_via_the_cli() -> Result<(), Box<dy
     tool["tool"]["state"] = json!("error");
     let document = json!({"fixtureVersion": 1, "name": "long-session", "description": "A long session.",
                           "input": input, "expected": expected});
-    let root = tempfile::tempdir()?;
-    let folder = root.path().join("chat");
-    std::fs::create_dir_all(&folder)?;
-    let fixture = folder.join("long-session.json");
-    std::fs::write(&fixture, conform::json::to_canonical_string(&document))?;
+    let dir = tempfile::tempdir()?;
+    let folder = dir.path().join("chat");
+    let fixture = write_fixture(&folder, &document);
 
-    let output = conform_cli(&["reduce", &fixture.to_string_lossy(), "--impl", "reference"]);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let output = conform(&["reduce", &fixture.to_string_lossy(), "--impl", "reference"]);
+    let stdout = &output.stdout;
+    assert!(output.success(), "{}", output.text());
     assert!(stdout.contains("failure: /blocks/*/tool/state value-changed"), "{stdout}");
     assert!(stdout.contains("messages: 200 → "), "{stdout}");
     let pending = folder.join("long-session-reduced.json.new");
     assert!(pending.exists(), "written for review: {stdout}");
     assert!(!folder.join("long-session-reduced.json").exists());
 
-    let reduced = conform::json::parse_value(&std::fs::read_to_string(&pending)?)?;
+    let reduced = read_document(&pending);
     let messages = reduced["input"]["messages"].as_array().map(Vec::len).unwrap_or(0);
     assert!(messages <= 3, "{messages} messages: {stdout}");
     let kept_tool = reduced["expected"]["blocks"].as_array().into_iter().flatten().find(|b| b["kind"] == "tool-call");
     assert_eq!(kept_tool.map(|b| &b["tool"]["id"]), Some(&tampered_id));
 
     // Accepted, the reduced fixture fails against the reference the same way.
-    assert!(conform_cli(&["review", &folder.to_string_lossy(), "--accept", "*-reduced"]).status.success());
-    let reports = root.path().join("reports");
-    let run = conform_cli(&[
+    assert!(conform(&["review", &folder.to_string_lossy(), "--accept", "*-reduced"]).success());
+    let reports = dir.path().join("reports");
+    let run = conform(&[
         "run",
         &folder.join("long-session-reduced.json").to_string_lossy(),
         "--format",
@@ -195,8 +184,8 @@ fn the_reference_against_a_stored_expectation_via_the_cli() -> Result<(), Box<dy
         "--out",
         &reports.to_string_lossy(),
     ]);
-    assert_eq!(run.status.code(), Some(1));
-    let report = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.code, Some(1));
+    let report = &run.stdout;
     assert!(report.contains("/tool/state: expected \"error\", got "), "{report}");
     eprintln!("stored expectation: {}", stdout.lines().nth(2).unwrap_or_default().trim());
     Ok(())

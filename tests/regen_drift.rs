@@ -10,28 +10,20 @@
 //! whose expectation moved, with pointer-level differences; plain `regen`
 //! proposes the moved expectations as `.json.new` files for review.
 
-use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn conform(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .env_remove("CI")
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap_or_else(|err| panic!("cannot run conform: {err}"))
-}
+use common::{conform, own_fixtures, root};
+use std::collections::BTreeSet;
 
 /// The fixtures whose expected part has a tool-call block in state `error`
 /// that came from a Claude tool_result: the ones the changed rule moves.
-fn fixtures_with_claude_error_results(folder: &Path) -> BTreeSet<String> {
+fn fixtures_with_claude_error_results() -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    for entry in std::fs::read_dir(folder).into_iter().flatten().filter_map(Result::ok) {
-        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+    for path in own_fixtures("chat") {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
         let claude_error = text.contains("\"tool_result\"") && text.contains("\"is_error\": true");
         if claude_error && text.contains("\"state\": \"error\"") {
-            names.insert(format!("chat/{}", entry.path().file_stem().unwrap_or_default().to_string_lossy()));
+            names.insert(format!("chat/{}", path.file_stem().unwrap_or_default().to_string_lossy()));
         }
     }
     names
@@ -40,8 +32,8 @@ fn fixtures_with_claude_error_results(folder: &Path) -> BTreeSet<String> {
 #[test]
 fn a_changed_rule_fails_the_gate_and_names_the_moved_fixtures() -> Result<(), Box<dyn std::error::Error>> {
     let output = conform(&["regen", "--check", "fixtures"]);
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert_eq!(output.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = &output.stdout;
+    assert_eq!(output.code, Some(1), "{}", output.text());
 
     let moved: BTreeSet<String> = stdout
         .lines()
@@ -49,7 +41,7 @@ fn a_changed_rule_fails_the_gate_and_names_the_moved_fixtures() -> Result<(), Bo
         .filter_map(|rest| rest.split(' ').next())
         .map(str::to_owned)
         .collect();
-    let expected = fixtures_with_claude_error_results(Path::new("fixtures/chat"));
+    let expected = fixtures_with_claude_error_results();
     assert!(!expected.is_empty());
     assert!(expected.is_subset(&moved), "expected {expected:?} among the moved {moved:?}");
     // The pointer-level diff names the state that moved.
@@ -58,16 +50,16 @@ fn a_changed_rule_fails_the_gate_and_names_the_moved_fixtures() -> Result<(), Bo
     eprintln!("drift-demo: {} fixtures moved: {}", moved.len(), moved.iter().cloned().collect::<Vec<_>>().join(", "));
 
     // Without --check the moved expectations become pending files.
-    let root = tempfile::tempdir()?;
-    let folder = root.path().join("fixtures").join("chat");
+    let dir = tempfile::tempdir()?;
+    let folder = dir.path().join("fixtures").join("chat");
     std::fs::create_dir_all(&folder)?;
     for name in &moved {
         let file = format!("{}.json", name.trim_start_matches("chat/"));
-        std::fs::copy(Path::new("fixtures/chat").join(&file), folder.join(&file))?;
+        std::fs::copy(root().join("fixtures/chat").join(&file), folder.join(&file))?;
     }
-    let tree = root.path().join("fixtures");
+    let tree = dir.path().join("fixtures");
     let regen = conform(&["regen", &tree.to_string_lossy()]);
-    assert_eq!(regen.status.code(), Some(0));
+    assert_eq!(regen.code, Some(0));
     let pending = conform::review::find_pending(&[tree])?;
     assert_eq!(pending.len(), moved.len());
     Ok(())

@@ -2,7 +2,10 @@
 //! wrong; the reference rejects what the strict patch schema rejects and
 //! never panics.
 
-use conform::fixture::{FixtureStatus, SuiteFilter, load_corpus};
+mod common;
+
+use common::load_documents;
+use conform::fixture::FixtureStatus;
 use conform::json;
 use conform::reference::NoTrace;
 use conform::reference::sse::reference;
@@ -34,14 +37,7 @@ fn malformed_documents_are_invalid_with_a_clear_message() {
         (document("null-active-at", json!([{"activeAt": null}]), json!(["applied"])), "/patches/0/activeAt"),
         (document("verdict-count", json!([{"thinking": true}]), json!([])), "0 verdicts for 1 patches"),
     ];
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::create_dir_all(dir.path().join("sse")).expect("mkdir");
-    for (document, _) in &cases {
-        let name = document["name"].as_str().expect("named");
-        std::fs::write(dir.path().join(format!("sse/{name}.json")), json::to_canonical_string(document))
-            .expect("write");
-    }
-    let corpus = load_corpus(&[dir.path().to_path_buf()], &SuiteFilter::default()).expect("loads");
+    let corpus = load_documents("sse", cases.iter().map(|(document, _)| document));
     for (document, hint) in &cases {
         let fixture = corpus.fixtures.iter().find(|fixture| fixture.name == document["name"]).expect("loaded");
         let FixtureStatus::Invalid(errors) = &fixture.status else { panic!("{} should be invalid", fixture.name) };

@@ -1,10 +1,11 @@
 //! `conform check-adapter` catches every fault adapter and explains it in
 //! plain words; a well-behaved adapter gets a clean bill.
 
-mod subprocess_support;
+mod common;
 
+use common::subprocess::Scenario;
+use common::{Conform, python};
 use std::time::Duration;
-use subprocess_support::{Scenario, conform, python};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -15,7 +16,7 @@ fn check(scenario: &Scenario, command: &str, extra: &[&str]) -> (Option<i32>, St
     if !extra.contains(&"--timeout") {
         args.extend_from_slice(&["--timeout", "2s"]);
     }
-    let finished = conform(&args, &[], LIMIT);
+    let finished = Conform::new(&args).limit(LIMIT).run();
     assert!(!finished.stderr.contains("panicked"), "{}", finished.stderr);
     (finished.code, finished.stdout)
 }

@@ -3,24 +3,30 @@
 //! exits 1, and the harness neither panics nor hangs. Each test runs real
 //! child processes (tests/adapters/*.py) under a hard time limit.
 
-mod subprocess_support;
+mod common;
 
+use common::subprocess::{CASES, Judged, Scenario, verdicts};
+use common::{Conform, Finished, assert_valid_report, python, report};
 use std::time::Duration;
-use subprocess_support::{CASES, Finished, Judged, Scenario, conform, python, report, verdicts};
 
 /// Hard bound of each run: generous for a loaded CI machine, far below a hang.
 const LIMIT: Duration = Duration::from_secs(120);
 
 struct FaultRun {
+    /// Owns the temporary tree the run used (and its report folder).
+    _scenario: Scenario,
     finished: Finished,
     verdicts: std::collections::BTreeMap<String, Judged>,
     out: std::path::PathBuf,
 }
 
-/// Runs the fault adapter over the scenario; `extra` flags come after the
-/// defaults (`--timeout 2s -j 1`), which they may override by being given
-/// instead: pass `--timeout`/`-j` only through `extra` to change them.
-fn run_fault(scenario: &Scenario, python: &str, fault: &str, extra: &[&str]) -> FaultRun {
+/// Runs the fault adapter over a fresh scenario, or `None` (with the skip
+/// note) without python3; `extra` flags come after the defaults
+/// (`--timeout 2s -j 1`), which they may override by being given instead:
+/// pass `--timeout`/`-j` only through `extra` to change them.
+fn run_fault(fault: &str, extra: &[&str]) -> Option<FaultRun> {
+    let python = python()?;
+    let scenario = Scenario::new();
     let command = scenario.fault_adapter(python, fault);
     let out = scenario.out(&fault.replace(|c: char| !c.is_ascii_alphanumeric(), "-"));
     let tree = scenario.tree();
@@ -47,11 +53,11 @@ fn run_fault(scenario: &Scenario, python: &str, fault: &str, extra: &[&str]) -> 
         args.extend_from_slice(&["-j", "1"]);
     }
     args.extend_from_slice(extra);
-    let finished = conform(&args, &[], LIMIT);
+    let finished = Conform::new(&args).limit(LIMIT).run();
     assert!(!finished.stderr.contains("panicked"), "the harness panicked:\n{}", finished.stderr);
     let verdicts = verdicts(&report(&out));
     assert_eq!(verdicts.len(), CASES.len(), "every case is in the report");
-    FaultRun { finished, verdicts, out }
+    Some(FaultRun { _scenario: scenario, finished, verdicts, out })
 }
 
 /// Asserts that `case` got `verdict` with a message containing `words`, that
@@ -70,9 +76,7 @@ fn only_case_faulted(run: &FaultRun, case: &str, verdict: &str, words: &[&str]) 
 
 #[test]
 fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "crash", &[]);
+    let Some(run) = run_fault("crash", &[]) else { return };
     only_case_faulted(
         &run,
         "case-03",
@@ -83,9 +87,7 @@ fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
     assert!(stderr.contains("decoder: fatal error in case-03"), "{stderr}");
     // Every report shows the verdict, the message and the stderr tail.
     let report = report(&run.out);
-    let schema = conform::validate::compile_schema(conform::report::REPORT_SCHEMA).unwrap();
-    let problems: Vec<String> = schema.iter_errors(&report).map(|e| e.to_string()).collect();
-    assert!(problems.is_empty(), "the JSON report matches its schema: {problems:?}");
+    assert_valid_report(&report);
     assert_eq!(report["cases"][2]["verdict"], "crash");
     let junit = std::fs::read_to_string(run.out.join("junit.xml")).unwrap();
     assert!(junit.contains(r#"type="crash""#) && junit.contains("exit status 3"), "{junit}");
@@ -99,26 +101,20 @@ fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
 
 #[test]
 fn a_case_that_hangs_times_out_and_the_process_is_replaced() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "hang", &[]);
+    let Some(run) = run_fault("hang", &[]) else { return };
     only_case_faulted(&run, "case-03", "timeout", &["no reply within 2 s", "killed"]);
     assert!(run.finished.elapsed < Duration::from_secs(60), "{:?}", run.finished.elapsed);
 }
 
 #[test]
 fn a_reply_without_its_newline_times_out_with_a_hint() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "no-newline", &[]);
+    let Some(run) = run_fault("no-newline", &[]) else { return };
     only_case_faulted(&run, "case-03", "timeout", &["without a final newline", "end each message with \\n and flush"]);
 }
 
 #[test]
 fn garbage_on_stdout_is_a_protocol_error_of_the_case_in_flight() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "garbage", &[]);
+    let Some(run) = run_fault("garbage", &[]) else { return };
     only_case_faulted(
         &run,
         "case-03",
@@ -129,25 +125,19 @@ fn garbage_on_stdout_is_a_protocol_error_of_the_case_in_flight() {
 
 #[test]
 fn a_reply_with_a_wrong_id_is_a_protocol_error() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "wrong-id", &[]);
+    let Some(run) = run_fault("wrong-id", &[]) else { return };
     only_case_faulted(&run, "case-03", "protocol-error", &["carries id 1003", "in flight has id 3"]);
 }
 
 #[test]
 fn a_second_reply_makes_the_twice_answered_case_a_protocol_error() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "twice", &[]);
+    let Some(run) = run_fault("twice", &[]) else { return };
     only_case_faulted(&run, "case-03", "protocol-error", &["replied twice to id 3", "first verdict: pass"]);
 }
 
 #[test]
 fn an_implementation_that_never_says_hello_gets_a_protocol_error_on_every_case() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "no-hello", &["--hello-timeout", "1s"]);
+    let Some(run) = run_fault("no-hello", &["--hello-timeout", "1s"]) else { return };
     for (name, judged) in &run.verdicts {
         assert_eq!(judged.verdict, "protocol-error", "{name}");
         assert!(judged.message.contains("no hello from the implementation within 1 s"), "{}", judged.message);
@@ -160,17 +150,13 @@ fn an_implementation_that_never_says_hello_gets_a_protocol_error_on_every_case()
 
 #[test]
 fn exiting_with_status_0_mid_run_is_a_crash_of_the_case_in_flight() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "exit0", &[]);
+    let Some(run) = run_fault("exit0", &[]) else { return };
     only_case_faulted(&run, "case-03", "crash", &["exit status 0"]);
 }
 
 #[test]
 fn ten_mib_of_stderr_neither_blocks_nor_floods_the_report() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "stderr-flood", &[]);
+    let Some(run) = run_fault("stderr-flood", &[]) else { return };
     only_case_faulted(&run, "case-03", "error", &["the decoder gave up"]);
     let stderr = run.verdicts["case-03"].stderr.clone().expect("the stderr tail is attached");
     assert!(stderr.len() <= 40 * 1024, "kept {} bytes", stderr.len());
@@ -180,18 +166,14 @@ fn ten_mib_of_stderr_neither_blocks_nor_floods_the_report() {
 
 #[test]
 fn a_100_mib_line_is_cut_off_at_max_output_and_the_stream_stays_in_step() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
     // A generous --timeout: reading 64 MiB in an unoptimized build takes a moment.
-    let run = run_fault(&scenario, python, "long-line", &["--timeout", "30s"]);
+    let Some(run) = run_fault("long-line", &["--timeout", "30s"]) else { return };
     only_case_faulted(&run, "case-03", "protocol-error", &["--max-output (64 MiB)", "cut off"]);
 }
 
 #[test]
 fn an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "no-read", &["--max-restarts", "2"]);
+    let Some(run) = run_fault("no-read", &["--max-restarts", "2"]) else { return };
     let v = &run.verdicts;
     for case in ["case-01", "case-02", "case-03"] {
         assert_eq!(v[case].verdict, "timeout", "{case}: {:?}", v[case]);
@@ -207,24 +189,20 @@ fn an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent(
 
 #[test]
 fn parallel_processes_contain_a_crash_too() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "crash", &["-j", "3"]);
+    let Some(run) = run_fault("crash", &["-j", "3"]) else { return };
     only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);
 }
 
 #[test]
 fn skipped_and_unsupported_cases_are_listed_but_do_not_fail_the_run() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "skip", &[]);
+    let Some(run) = run_fault("skip", &[]) else { return };
     assert_eq!(run.verdicts["case-03"].verdict, "skipped");
     assert_eq!(run.verdicts["case-03"].message, "not implemented yet");
     assert_eq!(run.finished.code, Some(0), "{}", run.finished.stdout);
     assert!(run.finished.stdout.contains("SKIPPED chat/case-03: not implemented yet"), "{}", run.finished.stdout);
     assert!(run.finished.stdout.trim_end().ends_with("5 passed, 0 failed, 1 skipped"), "{}", run.finished.stdout);
 
-    let run = run_fault(&scenario, python, "none --declare chat:2,sse:1", &[]);
+    let Some(run) = run_fault("none --declare chat:2,sse:1", &[]) else { return };
     for judged in run.verdicts.values() {
         assert_eq!(judged.verdict, "unsupported");
         assert_eq!(judged.message, "the implementation declares fixtureVersions [2] of `chat`, not 1");
@@ -235,9 +213,7 @@ fn skipped_and_unsupported_cases_are_listed_but_do_not_fail_the_run() {
 
 #[test]
 fn a_well_behaved_adapter_passes_everything() {
-    let Some(python) = python() else { return };
-    let scenario = Scenario::new();
-    let run = run_fault(&scenario, python, "none", &["-j", "2"]);
+    let Some(run) = run_fault("none", &["-j", "2"]) else { return };
     assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
     assert_eq!(run.finished.code, Some(0), "{}", run.finished.stderr);
     let report = report(&run.out);
@@ -259,7 +235,7 @@ fn a_command_that_cannot_start_is_a_setup_error() {
         for mode in [&[][..], &["--one-shot"][..]] {
             let mut args = vec!["run", tree.to_str().unwrap(), "--impl-cmd", command];
             args.extend_from_slice(mode);
-            let finished = conform(&args, &[], LIMIT);
+            let finished = Conform::new(&args).limit(LIMIT).run();
             assert_eq!(finished.code, Some(2), "{command} {mode:?}: {}", finished.stderr);
             assert!(finished.stderr.contains(words), "{command}: {}", finished.stderr);
         }
@@ -289,7 +265,7 @@ fn one_shot_faults_are_verdicts_too() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let finished = conform(&args, &[], LIMIT);
+    let finished = Conform::new(&args).limit(LIMIT).run();
     assert_eq!(finished.code, Some(1), "{}", finished.stderr);
     let v = verdicts(&report(&out));
     let expect = [
@@ -316,13 +292,9 @@ fn ctrl_c_stops_the_children_and_still_writes_the_report() {
     let out = scenario.out("interrupted");
     let pidfile = scenario.dir.path().join("pids");
     let tree = scenario.tree();
-    let mut process = std::process::Command::new(env!("CARGO_BIN_EXE_conform"));
-    process
-        .args(["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--timeout", "60s", "-j", "1"])
-        .args(["--format", "json", "--out", out.to_str().unwrap()])
-        .env("CONFORM_TEST_PIDFILE", &pidfile)
-        .env("NO_COLOR", "1");
-    let finished = subprocess_support::run_bounded(process, LIMIT, |pid| {
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--timeout", "60s", "-j", "1"];
+    let args = [&args[..], &["--format", "json", "--out", out.to_str().unwrap()]].concat();
+    let finished = Conform::new(&args).env("CONFORM_TEST_PIDFILE", &pidfile).limit(LIMIT).run_with(|pid| {
         // Interrupt once case-03 hangs (cases 1 and 2 take milliseconds).
         std::thread::sleep(Duration::from_secs(2));
         // SAFETY: plain system call on the child we just started.

@@ -4,21 +4,19 @@
 //! every fixture tree present (the project's fixtures, the HAPI corpus, and
 //! a generated tree), whatever suites have references by now.
 
-mod subprocess_support;
+mod common;
 
+use common::subprocess::Scenario;
+use common::{Conform, hapi_corpus, node, path_arg, python, report, root, verdict_list};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-use subprocess_support::{Scenario, conform, node, python, report, root, verdict_list};
+use std::sync::OnceLock;
 
-const LIMIT: Duration = Duration::from_secs(300);
+const PYTHON_EXAMPLE: &str = "examples/adapters/python/my_adapter.py";
+const NODE_EXAMPLE: &str = "examples/adapters/node/my-adapter.js";
 
 fn trees(scenario: &Scenario) -> Vec<PathBuf> {
-    let mut trees = vec![scenario.tree()];
-    let own = root().join("fixtures");
-    if own.is_dir() {
-        trees.push(own);
-    }
-    trees.extend(subprocess_support::hapi_corpus());
+    let mut trees = vec![scenario.tree(), root().join("fixtures")];
+    trees.extend(hapi_corpus());
     trees
 }
 
@@ -26,8 +24,7 @@ fn trees(scenario: &Scenario) -> Vec<PathBuf> {
 fn verdicts_of(tree: &Path, out: &Path, implementation: &[&str]) -> Vec<(String, String)> {
     let mut args = vec!["run", tree.to_str().unwrap(), "--format", "json", "--out", out.to_str().unwrap()];
     args.extend_from_slice(implementation);
-    let conform_bin = env!("CARGO_BIN_EXE_conform");
-    let finished = conform(&args, &[("CONFORM_BIN", conform_bin)], LIMIT);
+    let finished = Conform::new(&args).env("CONFORM_BIN", env!("CARGO_BIN_EXE_conform")).run();
     assert!(
         matches!(finished.code, Some(0 | 1)),
         "{implementation:?} on {}: exit {:?}\n{}",
@@ -38,16 +35,23 @@ fn verdicts_of(tree: &Path, out: &Path, implementation: &[&str]) -> Vec<(String,
     verdict_list(&report(out))
 }
 
+/// The reference's verdicts on the tree at `index` of [`trees`], computed
+/// once per test binary: every scenario tree holds the same fixtures.
+fn reference_verdicts(index: usize, tree: &Path, out: &Path) -> &'static [(String, String)] {
+    static VERDICTS: [OnceLock<Vec<(String, String)>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    VERDICTS[index].get_or_init(|| verdicts_of(tree, out, &["--impl", "reference"]))
+}
+
 fn same_verdicts_as_the_reference(label: &str, implementation: &[&str], scenario_only: bool) {
     let scenario = Scenario::new();
     for (index, tree) in trees(&scenario).iter().enumerate() {
         if scenario_only && index > 0 {
             break;
         }
-        let expected = verdicts_of(tree, &scenario.out(&format!("reference-{index}")), &["--impl", "reference"]);
+        let expected = reference_verdicts(index, tree, &scenario.out(&format!("reference-{index}")));
         let actual = verdicts_of(tree, &scenario.out(&format!("{label}-{index}")), implementation);
         assert_eq!(actual.len(), expected.len(), "{label} on {}", tree.display());
-        for (got, want) in actual.iter().zip(&expected) {
+        for (got, want) in actual.iter().zip(expected) {
             assert_eq!(got, want, "{label} on {}", tree.display());
         }
         eprintln!("{label}: {} cases on {} match the reference", actual.len(), tree.display());
@@ -71,37 +75,41 @@ fn conform_adapter_gives_the_reference_verdicts_in_one_shot_mode() {
     same_verdicts_as_the_reference("adapter-one-shot", &["--impl-cmd", &command, "--one-shot"], false);
 }
 
+/// The Python example adapter's command, or `None` (with the skip note).
+fn python_example() -> Option<String> {
+    python().map(|python| format!("{python} {}", path_arg(PYTHON_EXAMPLE)))
+}
+
+/// The Node.js example adapter's command, or `None` (with the skip note).
+fn node_example() -> Option<String> {
+    node().map(|node| format!("{node} {}", path_arg(NODE_EXAMPLE)))
+}
+
+/// An example adapter in persistent mode over every tree, and in one-shot
+/// mode over the generated one (a process per case is slow).
+fn example_gives_the_reference_verdicts(label: &str, command: Option<String>) {
+    let Some(command) = command else { return };
+    same_verdicts_as_the_reference(label, &["--impl-cmd", &command], false);
+    same_verdicts_as_the_reference(&format!("{label}-one-shot"), &["--impl-cmd", &command, "--one-shot"], true);
+}
+
 #[test]
 fn the_python_example_adapter_gives_the_reference_verdicts() {
-    let Some(python) = python() else { return };
-    let command = format!("{python} {}", root().join("examples/adapters/python/my_adapter.py").display());
-    same_verdicts_as_the_reference("python", &["--impl-cmd", &command], false);
-    same_verdicts_as_the_reference("python-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
+    example_gives_the_reference_verdicts("python", python_example());
 }
 
 #[test]
 fn the_node_example_adapter_gives_the_reference_verdicts() {
-    let Some(node) = node() else { return };
-    let command = format!("{node} {}", root().join("examples/adapters/node/my-adapter.js").display());
-    same_verdicts_as_the_reference("node", &["--impl-cmd", &command], false);
-    same_verdicts_as_the_reference("node-one-shot", &["--impl-cmd", &command, "--one-shot"], true);
+    example_gives_the_reference_verdicts("node", node_example());
 }
 
 #[test]
 fn the_example_adapters_pass_check_adapter() {
     let scenario = Scenario::new();
     let tree = scenario.tree();
-    let mut commands = Vec::new();
-    if let Some(python) = python() {
-        commands.push(format!("{python} {}", root().join("examples/adapters/python/my_adapter.py").display()));
-    }
-    if let Some(node) = node() {
-        commands.push(format!("{node} {}", root().join("examples/adapters/node/my-adapter.js").display()));
-    }
-    commands.push(adapter_command());
-    for command in commands {
+    for command in [python_example(), node_example(), Some(adapter_command())].into_iter().flatten() {
         let args = ["check-adapter", "--impl-cmd", &command, tree.to_str().unwrap()];
-        let finished = conform(&args, &[("CONFORM_BIN", env!("CARGO_BIN_EXE_conform"))], LIMIT);
+        let finished = Conform::new(&args).env("CONFORM_BIN", env!("CARGO_BIN_EXE_conform")).run();
         assert_eq!(finished.code, Some(0), "{command}:\n{}", finished.stdout);
         assert!(finished.stdout.contains("0 protocol problems"), "{}", finished.stdout);
     }

@@ -4,40 +4,18 @@
 
 mod common;
 
-use common::{conform, hapi_corpus, stderr, stdout};
+use common::{
+    Finished, assert_valid_report, chat_fixture, chromium, conform_in, hapi_corpus, read_json, verdict_list,
+    write_fixture,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Output;
-
-/// A chat fixture: one user text message `text` whose expected projection is
-/// one user-text block with `expected_text`. When the two differ the
-/// reference fails the fixture at `/blocks/0/text` and `/visibleBlocks/0/text`.
-fn chat_fixture(name: &str, text: &str, expected_text: &str) -> String {
-    let block = json!({"createdAt": 1000, "id": "m1", "kind": "user-text", "localId": null, "text": expected_text});
-    let document = json!({
-        "fixtureVersion": 1,
-        "name": name,
-        "description": "One user text message becomes one user-text block.",
-        "input": {
-            "messages": [{
-                "id": "m1", "seq": 1, "localId": null, "createdAt": 1000,
-                "content": {"role": "user", "content": {"type": "text", "text": text}}
-            }],
-            "agentState": null,
-            "options": {"hasMoreMessages": false}
-        },
-        "expected": {"blocks": [block.clone()], "hasReadyEvent": false, "latestUsage": null, "visibleBlocks": [block]}
-    });
-    conform::json::to_canonical_string(&document)
-}
 
 /// Writes a chat fixture that passes (`broken == false`) or fails.
 fn put(tree: &Path, name: &str, broken: bool) {
     let expected = if broken { format!("{name} (as the spec says)") } else { name.to_owned() };
-    let path = tree.join("chat").join(format!("{name}.json"));
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, chat_fixture(name, name, &expected)).unwrap();
+    write_fixture(&tree.join("chat"), &chat_fixture(name, name, &expected));
 }
 
 /// A tree of 4 passing and 3 failing fixtures.
@@ -72,34 +50,18 @@ reason = "text is not normalized yet"
 expires = 2026-01-31
 "#;
 
-fn run(dir: &Path, args: &[&str]) -> Output {
-    let output = conform(dir, args);
-    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+fn run(dir: &Path, args: &[&str]) -> Finished {
+    let output = conform_in(dir, args);
+    assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
     output
 }
 
-fn code(output: &Output) -> i32 {
-    output.status.code().unwrap_or(-1)
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+fn code(output: &Finished) -> i32 {
+    output.code.unwrap_or(-1)
 }
 
 fn verdicts(report: &Value) -> BTreeMap<String, String> {
-    report["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["id"].as_str().unwrap().to_owned(), c["verdict"].as_str().unwrap().to_owned()))
-        .collect()
-}
-
-fn assert_valid_report(report: &Value) {
-    let schema: Value = serde_json::from_str(conform::report::REPORT_SCHEMA).unwrap();
-    let validator = jsonschema::draft202012::new(&schema).unwrap();
-    let errors: Vec<String> = validator.iter_errors(report).map(|e| format!("{e} at {}", e.instance_path())).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    verdict_list(report).into_iter().collect()
 }
 
 #[test]
@@ -113,9 +75,9 @@ fn a_baseline_excuses_listed_failures_and_a_fix_fails_the_run_as_xpass() {
     // Without the baseline the run fails; with it, it passes.
     assert_eq!(code(&run(dir.path(), &args[..2])), 1);
     let output = run(dir.path(), &[&args[..], &["--format", "json", "--out", "out"]].concat());
-    assert_eq!(code(&output), 0, "{}{}", stdout(&output), stderr(&output));
-    assert!(stdout(&output).ends_with("4 passed, 0 failed, 3 known failures\n"), "{}", stdout(&output));
-    assert!(stdout(&output).contains("3 failures (3 known), 2 causes:"), "{}", stdout(&output));
+    assert_eq!(code(&output), 0, "{}{}", output.stdout, output.stderr);
+    assert!(output.stdout.ends_with("4 passed, 0 failed, 3 known failures\n"), "{}", output.stdout);
+    assert!(output.stdout.contains("3 failures (3 known), 2 causes:"), "{}", output.stdout);
     let report = read_json(&dir.path().join("out/conform-report.json"));
     assert_valid_report(&report);
     assert_eq!(verdicts(&report)["chat/broken-1"], "xfail");
@@ -125,8 +87,8 @@ fn a_baseline_excuses_listed_failures_and_a_fix_fails_the_run_as_xpass() {
     // Fixing one listed fixture turns it into xpass, which fails the run.
     put(&tree, "broken-2", false);
     let output = run(dir.path(), &[&args[..], &["--format", "json", "--out", "out"]].concat());
-    assert_eq!(code(&output), 1, "{}", stdout(&output));
-    let out = stdout(&output);
+    assert_eq!(code(&output), 1, "{}", output.stdout);
+    let out = output.stdout;
     assert!(out.contains("XPASS chat/broken-2"), "{out}");
     assert!(out.contains("remove the entry `chat/broken-2`"), "{out}");
     assert!(out.contains("1 xpass"), "{out}");
@@ -153,7 +115,7 @@ fn stale_and_expired_entries_are_reported_and_fail_the_run() {
 
     let output = run_on("2026-01-31");
     assert_eq!(code(&output), 1);
-    let out = stdout(&output);
+    let out = output.stdout;
     assert!(out.contains("stale entry `chat/renamed-long-ago` (line 21) matches no fixture: remove it"), "{out}");
     assert!(!out.contains("sse/*"), "an entry for a suite the run did not load is not judged stale: {out}");
     let report = read_json(&dir.path().join("out/conform-report.json"));
@@ -167,7 +129,7 @@ fn stale_and_expired_entries_are_reported_and_fail_the_run() {
     assert_eq!(code(&run_on("2026-01-31")), 0);
     let output = run_on("2026-02-01");
     assert_eq!(code(&output), 1);
-    let out = stdout(&output);
+    let out = output.stdout;
     assert!(out.contains("entry `chat/broken-3` (line 15) expired on 2026-01-31"), "{out}");
     // An expired entry no longer excuses its fixture.
     assert!(out.contains("FAIL chat/broken-3"), "{out}");
@@ -181,25 +143,25 @@ fn baseline_write_adopts_a_run_and_keeps_surviving_reasons() {
 
     // One command writes a baseline that makes the same run pass.
     let output = run(dir.path(), &["baseline", "write", "--from", "first/conform-report.json"]);
-    assert_eq!(code(&output), 0, "{}", stderr(&output));
-    let written = stdout(&output);
+    assert_eq!(code(&output), 0, "{}", output.stderr);
+    let written = output.stdout;
     assert_eq!(written.matches("[[known-failure]]").count(), 3, "{written}");
     assert_eq!(written.matches("unreviewed: /blocks/0/text: expected").count(), 3, "{written}");
     let baseline = dir.path().join("known-failures.toml");
     std::fs::write(&baseline, written.replace("unreviewed: /blocks/0/text", "trims nothing")).unwrap();
     let output = run(dir.path(), &["run", "fixtures", "--baseline", "known-failures.toml", "--out", "second"]);
-    assert_eq!(code(&output), 0, "{}", stdout(&output));
+    assert_eq!(code(&output), 0, "{}", output.stdout);
 
     // After a fix, rewriting from a run that used the baseline keeps the
     // reasons of the entries that survive and drops the fixed one.
     put(&tree, "broken-1", false);
     assert_eq!(code(&run(dir.path(), &["run", "fixtures", "--baseline", "known-failures.toml", "--out", "third"])), 1);
     let output = run(dir.path(), &["baseline", "write", "--from", "third/conform-report.json"]);
-    let rewritten = stdout(&output);
+    let rewritten = output.stdout;
     assert_eq!(rewritten.matches("[[known-failure]]").count(), 2, "{rewritten}");
     assert_eq!(rewritten.matches("trims nothing: expected").count(), 2, "{rewritten}");
     assert!(!rewritten.contains("chat/broken-1"), "{rewritten}");
-    assert!(stderr(&output).contains("dropped `chat/broken-1`"), "{}", stderr(&output));
+    assert!(output.stderr.contains("dropped `chat/broken-1`"), "{}", output.stderr);
     std::fs::write(&baseline, rewritten).unwrap();
     assert_eq!(code(&run(dir.path(), &["run", "fixtures", "--baseline", "known-failures.toml"])), 0);
 }
@@ -223,7 +185,7 @@ fn compare_lists_a_regression_with_its_pointer_and_a_fix() {
     };
     let pretty = compare("pretty");
     assert_eq!(code(&pretty), 1, "regressions exit 1");
-    let text = stdout(&pretty);
+    let text = pretty.stdout;
     assert!(text.starts_with("conform compare: 1 regression, 1 fix, 1 new fixture, 1 removed fixture\n"), "{text}");
     assert!(text.contains("Regressions (1)\n  chat/regresses  pass → fail\n"), "{text}");
     assert!(
@@ -237,7 +199,7 @@ fn compare_lists_a_regression_with_its_pointer_and_a_fix() {
 
     let markdown = compare("markdown");
     assert_eq!(code(&markdown), 1);
-    let md = stdout(&markdown);
+    let md = markdown.stdout;
     assert!(md.starts_with("### ❌ conform compare: 1 regression, 1 fix, 1 new fixture, 1 removed fixture\n"), "{md}");
     assert!(md.contains("| passed | 3 | 3 |\n| failed | 1 | 1 |\n"), "{md}");
     assert!(md.contains("#### Regressions (1)\n\n| fixture | was | now | first difference |\n"), "{md}");
@@ -245,15 +207,15 @@ fn compare_lists_a_regression_with_its_pointer_and_a_fix() {
     assert!(md.contains("#### Fixes (1)\n\n| fixture | was | now |\n|---|---|---|\n| <code>chat/gets-fixed</code> | fail | **pass** |\n"), "{md}");
 
     let json = compare("json");
-    let diff: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let diff: Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(diff["regressions"][0]["new"]["differences"][0]["pointer"], "/blocks/0/text");
 
     // The other way round, the regression is a fix and the fix a regression.
     let reverse = run(dir.path(), &["compare", "new/conform-report.json", "old/conform-report.json"]);
     assert_eq!(code(&reverse), 1);
-    assert!(stdout(&reverse).contains("Regressions (1)\n  chat/gets-fixed  pass → fail\n"), "{}", stdout(&reverse));
+    assert!(reverse.stdout.contains("Regressions (1)\n  chat/gets-fixed  pass → fail\n"), "{}", reverse.stdout);
     let same = run(dir.path(), &["compare", "new/conform-report.json", "new/conform-report.json"]);
-    assert_eq!((code(&same), stdout(&same).lines().next()), (0, Some("conform compare: no changes")));
+    assert_eq!((code(&same), same.stdout.lines().next()), (0, Some("conform compare: no changes")));
     let missing = run(dir.path(), &["compare", "old/conform-report.json", "nope.json"]);
     assert_eq!(code(&missing), 2, "an unreadable report cannot be judged");
 }
@@ -266,7 +228,7 @@ fn clusters_appear_in_json_markdown_and_terminal_reports() {
         dir.path(),
         &["run", "fixtures", "--format", "pretty", "--format", "json", "--format", "markdown", "--out", "out"],
     );
-    let text = stdout(&output);
+    let text = output.stdout;
     assert!(text.contains("3 failures, 2 causes:\n  3  /blocks/*/text value-changed  chat/broken-1, chat/broken-2, chat/broken-3\n  3  /visibleBlocks/*/text value-changed"), "{text}");
     let report = read_json(&dir.path().join("out/conform-report.json"));
     assert_valid_report(&report);
@@ -277,21 +239,6 @@ fn clusters_appear_in_json_markdown_and_terminal_reports() {
     assert_eq!(report["clusters"][0]["cases"].as_array().unwrap().len(), 3);
     let markdown = std::fs::read_to_string(dir.path().join("out/conform-report.md")).unwrap();
     assert!(markdown.contains("### 3 failures, 2 causes\n\n| cases | cause | examples |"), "{markdown}");
-}
-
-/// Headless Chromium, when installed.
-fn chromium() -> Option<PathBuf> {
-    let found = ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|name| {
-        std::env::var_os("PATH")?
-            .to_str()?
-            .split(':')
-            .map(|dir| Path::new(dir).join(name))
-            .find(|candidate| candidate.is_file())
-    });
-    if found.is_none() {
-        eprintln!("note: chromium not found (apt-get install -y chromium): the HTML rendering test is skipped");
-    }
-    found
 }
 
 fn chromium_args(profile: &Path) -> Vec<String> {
@@ -317,11 +264,10 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
     let dir = tempfile::tempdir().unwrap();
     let tree = tree_with_three_failures(dir.path());
     // Untrusted fixture content must come out as text, never as markup.
-    std::fs::write(
-        tree.join("chat/hostile.json"),
-        chat_fixture("hostile", "<img src=x onerror=alert(1)>", "</script><script>document.title='owned'</script>"),
-    )
-    .unwrap();
+    write_fixture(
+        &tree.join("chat"),
+        &chat_fixture("hostile", "<img src=x onerror=alert(1)>", "</script><script>document.title='owned'</script>"),
+    );
     std::fs::write(dir.path().join("known-failures.toml"), THREE_KNOWN_FAILURES).unwrap();
     let output = run(
         dir.path(),
@@ -338,7 +284,7 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
             "out",
         ],
     );
-    assert_eq!(code(&output), 1, "the hostile fixture fails: {}", stdout(&output));
+    assert_eq!(code(&output), 1, "the hostile fixture fails: {}", output.stdout);
     let html_path = dir.path().join("out/conform-report.html");
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(!html.contains("<img src=x") && !html.contains("<script>document.title"), "content is escaped");
@@ -347,7 +293,7 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
     let Some(chromium) = chromium() else { return };
     let profile = dir.path().join("chromium-profile");
     let url = format!("file://{}", html_path.display());
-    let dump = std::process::Command::new(&chromium)
+    let dump = std::process::Command::new(chromium)
         .args(chromium_args(&profile))
         .args(["--virtual-time-budget=5000", "--dump-dom", &url])
         .output()
@@ -374,7 +320,7 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let shot = shots.join("conform-report.png");
     let _ = std::fs::remove_file(&shot);
-    let screenshot = std::process::Command::new(&chromium)
+    let screenshot = std::process::Command::new(chromium)
         .args(chromium_args(&profile))
         .args([
             "--window-size=1280,1600",
@@ -399,7 +345,7 @@ fn the_html_matrix_has_one_column_per_implementation() {
     run(dir.path(), &["run", "fixtures", "--out", "b"]);
     let output =
         run(dir.path(), &["report", "html", "a/conform-report.json", "b/conform-report.json", "--out", "matrix.html"]);
-    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(code(&output), 0, "{}", output.stderr);
     let html = std::fs::read_to_string(dir.path().join("matrix.html")).unwrap();
     assert!(
         html.contains("conform-reference 0.1.0 (a/conform-report.json)"),
@@ -422,14 +368,14 @@ fn merging_refuses_overlapping_shards_and_other_harness_versions() {
         let out = format!("shard-{k}");
         let output =
             run(dir.path(), &["run", "fixtures", "--partition", &partition, "--format", "json", "--out", &out]);
-        assert!(code(&output) <= 1, "{}", stderr(&output));
+        assert!(code(&output) <= 1, "{}", output.stderr);
     }
     let merged = run(
         dir.path(),
         &["report", "merge", "shard-1/conform-report.json", "shard-2/conform-report.json", "--out", "merged"],
     );
-    assert_eq!(code(&merged), 1, "three failures: {}", stderr(&merged));
-    assert_eq!(stdout(&merged), "4 passed, 3 failed\n");
+    assert_eq!(code(&merged), 1, "three failures: {}", merged.stderr);
+    assert_eq!(merged.stdout, "4 passed, 3 failed\n");
     for name in ["conform-report.json", "junit.xml", "conform-report.md", "conform-report.html"] {
         assert!(dir.path().join("merged").join(name).is_file(), "{name}");
     }
@@ -440,18 +386,18 @@ fn merging_refuses_overlapping_shards_and_other_harness_versions() {
         &["report", "merge", "shard-1/conform-report.json", "shard-1/conform-report.json", "--out", "x"],
     );
     assert_eq!(code(&twice), 2);
-    assert!(stderr(&twice).contains("shard 1/2 is given twice"), "{}", stderr(&twice));
+    assert!(twice.stderr.contains("shard 1/2 is given twice"), "{}", twice.stderr);
 
     let mut other = read_json(&dir.path().join("shard-2/conform-report.json"));
     other["harness"]["version"] = json!("9.9.9");
     std::fs::write(dir.path().join("other.json"), other.to_string()).unwrap();
     let versions = run(dir.path(), &["report", "merge", "shard-1/conform-report.json", "other.json", "--out", "x"]);
     assert_eq!(code(&versions), 2);
-    assert!(stderr(&versions).contains("report 2 was written by conform 9.9.9"), "{}", stderr(&versions));
+    assert!(versions.stderr.contains("report 2 was written by conform 9.9.9"), "{}", versions.stderr);
 
     let lonely = run(dir.path(), &["report", "merge", "shard-1/conform-report.json", "--out", "partial"]);
     assert_eq!(code(&lonely), 2, "a missing shard means the run cannot be judged");
-    assert!(stderr(&lonely).contains("shard 2/2 missing"), "{}", stderr(&lonely));
+    assert!(lonely.stderr.contains("shard 2/2 missing"), "{}", lonely.stderr);
 }
 
 #[test]
@@ -466,7 +412,7 @@ fn the_hapi_corpus_in_three_shards_merges_into_the_full_run() {
         let out = format!("shard-{k}");
         let output =
             run(dir.path(), &["run", corpus, "--partition", &format!("{k}/3"), "--format", "json", "--out", &out]);
-        assert!(code(&output) <= code(&full), "{}", stderr(&output));
+        assert!(code(&output) <= code(&full), "{}", output.stderr);
         let report = read_json(&dir.path().join(&out).join("conform-report.json"));
         assert_eq!(report["partition"], json!({"index": k, "count": 3}));
         sizes.push(report["summary"]["total"].as_u64().unwrap());
@@ -477,7 +423,7 @@ fn the_hapi_corpus_in_three_shards_merges_into_the_full_run() {
     args.extend(shard_reports.iter().map(String::as_str));
     args.extend(["--out", "merged"]);
     let merged = run(dir.path(), &args);
-    assert_eq!(code(&merged), code(&full), "{}", stderr(&merged));
+    assert_eq!(code(&merged), code(&full), "{}", merged.stderr);
 
     let full = read_json(&dir.path().join("full/conform-report.json"));
     let merged = read_json(&dir.path().join("merged/conform-report.json"));
@@ -543,18 +489,18 @@ fn a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed() {
 
     // The adapter really is broken: without a baseline the run fails three ways.
     let output = run_adapter(&["--format", "json", "--out", "plain"]);
-    assert_eq!(code(&output), 1, "{}{}", stdout(&output), stderr(&output));
+    assert_eq!(code(&output), 1, "{}{}", output.stdout, output.stderr);
     let report = read_json(&dir.path().join("plain/conform-report.json"));
     assert_eq!(report["implementation"]["kind"], "subprocess");
     let found = verdicts(&report);
     assert_eq!((found["chat/bug-text"].as_str(), found["chat/bug-crash"].as_str()), ("fail", "crash"));
     assert_eq!((found["chat/bug-error"].as_str(), found["chat/ok-1"].as_str()), ("error", "pass"));
-    assert!(stdout(&output).contains("3 failures, 4 causes:"), "{}", stdout(&output));
+    assert!(output.stdout.contains("3 failures, 4 causes:"), "{}", output.stdout);
 
     // With the three known failures listed, the run passes.
     let output = run_adapter(&["--baseline", "known-failures.toml", "--format", "json", "--out", "known"]);
-    assert_eq!(code(&output), 0, "{}{}", stdout(&output), stderr(&output));
-    assert!(stdout(&output).ends_with("3 passed, 0 failed, 3 known failures\n"), "{}", stdout(&output));
+    assert_eq!(code(&output), 0, "{}{}", output.stdout, output.stderr);
+    assert!(output.stdout.ends_with("3 passed, 0 failed, 3 known failures\n"), "{}", output.stdout);
     let report = read_json(&dir.path().join("known/conform-report.json"));
     assert_valid_report(&report);
     assert!(verdicts(&report).values().all(|v| v == "pass" || v == "xfail"));
@@ -562,8 +508,8 @@ fn a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed() {
     // Fixing one bug turns its entry into an xpass, which fails the run.
     std::fs::write(&adapter, BROKEN_ADAPTER.replace("bug-text)", "bug-text-fixed)")).unwrap();
     let output = run_adapter(&["--baseline", "known-failures.toml"]);
-    assert_eq!(code(&output), 1, "{}", stdout(&output));
-    let out = stdout(&output);
+    assert_eq!(code(&output), 1, "{}", output.stdout);
+    let out = output.stdout;
     assert!(out.contains("XPASS chat/bug-text"), "{out}");
     assert!(
         out.contains("passed, but the baseline lists it as a known `fail` (text blocks are garbled (DEC-7)): remove the entry `chat/bug-text`"),
@@ -576,8 +522,8 @@ fn a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed() {
     let trimmed = ADAPTER_BASELINE.replace("chat/bug-text", "chat/bug-text-renamed");
     std::fs::write(dir.path().join("known-failures.toml"), trimmed).unwrap();
     let output = run_adapter(&["--baseline", "known-failures.toml"]);
-    assert_eq!(code(&output), 1, "{}", stdout(&output));
-    let out = stdout(&output);
+    assert_eq!(code(&output), 1, "{}", output.stdout);
+    let out = output.stdout;
     assert!(out.contains("stale entry `chat/bug-text-renamed` (line 4) matches no fixture: remove it"), "{out}");
     assert!(out.ends_with("4 passed, 0 failed, 2 known failures\n"), "{out}");
 }

@@ -1,52 +1,95 @@
-//! Helpers shared by the integration tests: running the real `conform`
-//! binary and locating the HAPI corpus.
+//! What the integration tests share: where the repository and the
+//! optional resources are (../shared, python3, node, chromium), skipping
+//! what needs a missing one with one visible `note:` line, running the
+//! `conform` binary under a time limit, fixture documents and files, and
+//! reading reports back. Test data used by several files (planted secrets,
+//! a 200-message session, the fault-adapter scenario) lives in submodules.
 
 #![allow(dead_code)]
 
+pub mod files;
+pub mod planted;
+pub mod protocols;
+pub mod reports;
+pub mod run;
+pub mod session;
+pub mod subprocess;
+
+// Each test file uses some of these.
+#[allow(unused_imports)]
+pub use files::{
+    chat_fixture, copy_tree, files_ending, fixture_files, load_documents, own_fixtures, read_document, write,
+    write_fixture,
+};
+#[allow(unused_imports)]
+pub use reports::{assert_valid_report, read_json, report, verdict_list};
+#[allow(unused_imports)]
+pub use run::{Conform, Finished, conform, conform_in};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-/// Runs the `conform` binary with `args` in `dir`.
-pub fn conform(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_conform"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the conform binary runs")
+/// The repository root (the package's manifest folder).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The process's stdout as text.
-pub fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
+/// Says, in one visible line, that the calling test skips what needs
+/// `missing`; the caller then returns (or carries on without it).
+pub fn skip(missing: &str) {
+    match std::thread::current().name().filter(|name| *name != "main") {
+        Some(test) => eprintln!("note: {missing}: {test} skips what needs it"),
+        None => eprintln!("note: {missing}: what needs it is skipped"),
+    }
 }
 
-/// The process's stderr as text.
-pub fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// The HAPI golden corpus, or `None` (with a visible notice) when
-/// `../shared` is absent.
-pub fn hapi_corpus() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/hapi/fixtures");
-    if path.is_dir() {
+/// `../shared/<relative>` (read in place, never copied), or `None` with the
+/// skip note when it is absent.
+pub fn shared(relative: &str) -> Option<PathBuf> {
+    let path = root().join("../shared").join(relative);
+    if path.exists() {
         Some(path)
     } else {
-        eprintln!("note: {} not found: this HAPI-corpus test is skipped", path.display());
+        skip(&format!("../shared/{relative} not found"));
         None
     }
 }
 
-/// Copies a folder tree (used to alter copies of corpus files, never the originals).
-pub fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.expect("walkable");
-        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
+/// The HAPI golden corpus (a fixture tree), or `None` with the skip note.
+pub fn hapi_corpus() -> Option<PathBuf> {
+    shared("hapi/fixtures")
+}
+
+/// One suite folder of the HAPI golden corpus, or `None` with the skip note.
+pub fn hapi_suite(suite: &str) -> Option<PathBuf> {
+    shared(&format!("hapi/fixtures/{suite}"))
+}
+
+/// `python3`, or `None` with the skip note when it is not installed.
+pub fn python() -> Option<&'static str> {
+    program(&["python3"])
+}
+
+/// `node`, or `None` with the skip note when it is not installed.
+pub fn node() -> Option<&'static str> {
+    program(&["node"])
+}
+
+/// A headless-capable Chromium, or `None` with the skip note.
+pub fn chromium() -> Option<&'static str> {
+    program(&["chromium", "chromium-browser", "google-chrome"])
+}
+
+/// The first of `names` found on `PATH`, or `None` with the skip note.
+fn program(names: &[&'static str]) -> Option<&'static str> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = names.iter().copied().find(|name| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()));
+    if found.is_none() {
+        skip(&format!("`{}` not installed", names.join("` / `")));
     }
+    found
+}
+
+/// The absolute path of a file in the repository, as a command-line word.
+pub fn path_arg(relative: &str) -> String {
+    root().join(relative).display().to_string()
 }

@@ -3,8 +3,6 @@
 //! NDJSON stream of some rows, and the session object for agentState. The
 //! messages carry the planted secrets of [`super::planted`].
 
-#![allow(dead_code)]
-
 use super::planted::{Planted, planted_members, planted_strings};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};

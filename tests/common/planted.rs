@@ -2,8 +2,6 @@
 //! secret segments, so a test knows exactly which bytes must be replaced and
 //! which must stay as they were.
 
-#![allow(dead_code)]
-
 use serde_json::Value;
 
 /// One piece of a planted string.

@@ -1,4 +1,0 @@
-//! Test data shared by the capture, redaction and reduce tests.
-
-pub mod planted;
-pub mod session;

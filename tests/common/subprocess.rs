@@ -1,0 +1,85 @@
+//! The fault-adapter scenario of the subprocess tests: a small chat corpus
+//! with the answers file the adapters in tests/adapters/ read, and the
+//! verdicts read back from a report by fixture name.
+
+use super::{chat_fixture, path_arg, write_fixture};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Names of the cases in [`Scenario`], in run order.
+pub const CASES: [&str; 6] = ["case-01", "case-02", "case-03", "case-04", "case-05", "case-06"];
+
+/// A temporary fixture tree of six chat cases (the first has a 200 KB
+/// input, more than a pipe holds) and the answers file of the fault adapters.
+pub struct Scenario {
+    pub dir: tempfile::TempDir,
+}
+
+impl Scenario {
+    pub fn new() -> Scenario {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut answers = serde_json::Map::new();
+        for name in CASES {
+            let text = if name == "case-01" { "long ".repeat(40_000) } else { format!("hello from {name}") };
+            let fixture = chat_fixture(name, &text, &text);
+            answers.insert(name.to_owned(), fixture["expected"].clone());
+            write_fixture(&dir.path().join("tree/chat"), &fixture);
+        }
+        std::fs::write(dir.path().join("answers.json"), Value::Object(answers).to_string()).unwrap();
+        Scenario { dir }
+    }
+
+    pub fn tree(&self) -> PathBuf {
+        self.dir.path().join("tree")
+    }
+
+    pub fn answers(&self) -> PathBuf {
+        self.dir.path().join("answers.json")
+    }
+
+    pub fn out(&self, name: &str) -> PathBuf {
+        self.dir.path().join("out").join(name)
+    }
+
+    /// The command line of the persistent fault adapter.
+    pub fn fault_adapter(&self, python: &str, fault: &str) -> String {
+        format!(
+            "{python} {} --fault {fault} --answers {}",
+            path_arg("tests/adapters/fault_adapter.py"),
+            self.answers().display()
+        )
+    }
+
+    /// The command line of the one-shot fault adapter.
+    pub fn one_shot_adapter(&self, python: &str, faults: &str) -> String {
+        format!("{python} {} {} {faults}", path_arg("tests/adapters/one_shot_fault.py"), self.answers().display())
+    }
+}
+
+/// One case of a report.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub verdict: String,
+    pub message: String,
+    pub stderr: Option<String>,
+}
+
+/// Verdicts by fixture name.
+pub fn verdicts(report: &Value) -> BTreeMap<String, Judged> {
+    report["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|case| {
+            (
+                case["name"].as_str().unwrap().to_owned(),
+                Judged {
+                    verdict: case["verdict"].as_str().unwrap().to_owned(),
+                    message: case["message"].as_str().unwrap_or("").to_owned(),
+                    stderr: case["stderr"].as_str().map(str::to_owned),
+                },
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,55 @@
+//! The project's own fixture tree (`fixtures/`) beyond each fixture passing,
+//! which tests/fixtures.rs judges: every suite holds at least the fixtures
+//! its rules need, every file is in canonical bytes, and every chat
+//! description cites the spec section of the rule it pins.
+
+mod common;
+
+use common::{own_fixtures, read_document, root};
+use conform::fixture::{SuiteFilter, discover, load_corpus};
+use conform::fmt::{FmtStatus, format_files};
+use std::collections::BTreeMap;
+
+/// The suites of the agent runtimes, counted together.
+const AGENT_RUNTIME_SUITES: [&str; 5] =
+    ["claude-events", "codex-app-server-events", "codex-exec-events", "event-fold", "tool-policy"];
+
+#[test]
+fn every_suite_holds_at_least_its_minimum_of_fixtures() {
+    let corpus = load_corpus(&[root().join("fixtures")], &SuiteFilter::default()).expect("fixtures/ loads");
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for fixture in &corpus.fixtures {
+        *counts.entry(fixture.suite.name()).or_default() += 1;
+    }
+    let count = |suite: &str| counts.get(suite).copied().unwrap_or(0);
+    for (suite, minimum) in [("chat", 40), ("sse", 10), ("pagination", 10), ("claude-display", 40)] {
+        assert!(count(suite) >= minimum, "expected at least {minimum} {suite} fixtures, found {}", count(suite));
+    }
+    let agent_runtime: usize = AGENT_RUNTIME_SUITES.iter().map(|suite| count(suite)).sum();
+    assert!(agent_runtime >= 60, "expected at least 60 agent-runtime fixtures, found {agent_runtime}");
+}
+
+#[test]
+fn every_fixture_file_is_in_canonical_form() {
+    let discovery = discover(&[root().join("fixtures")], &SuiteFilter::default()).expect("fixtures/ is discovered");
+    let results = format_files(&discovery.files, true);
+    assert!(!results.is_empty(), "no fixture files found");
+    let problems: Vec<String> = results
+        .iter()
+        .filter(|result| !matches!(result.status, FmtStatus::Canonical))
+        .map(|result| format!("{}: {:?}", result.path.display(), result.status))
+        .collect();
+    assert!(problems.is_empty(), "not canonical (run `conform fmt fixtures`):\n{}", problems.join("\n"));
+}
+
+#[test]
+fn chat_descriptions_cite_the_spec_section_of_the_rule_they_pin() {
+    for path in own_fixtures("chat") {
+        let description = read_document(&path)["description"].as_str().unwrap_or_default().to_owned();
+        assert!(
+            description.contains('§') || description.contains("contract"),
+            "{}: the description should cite the spec section of the rule it pins",
+            path.display()
+        );
+    }
+}
