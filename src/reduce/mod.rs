@@ -30,10 +30,9 @@ use crate::compare::DifferenceKind;
 use crate::implementation::{CaseRequest, Implementation};
 use crate::json;
 use crate::reference::NoTrace;
-use crate::suite::{ReferenceFn, Suite};
+use crate::suite::{Layout, ReferenceFn, Suite, call_reference};
 use ddmin::ddmin;
 use serde_json::{Map, Value};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
@@ -179,8 +178,9 @@ struct Probe<'r, 'a> {
 impl Probe<'_, '_> {
     fn expected_for(&self, input: &Value) -> Result<Value, String> {
         match &self.request.oracle {
-            Oracle::Reference(reference) => catch_unwind(AssertUnwindSafe(|| reference(input, &mut NoTrace)))
-                .unwrap_or_else(|_| Err("the reference panicked".to_owned())),
+            Oracle::Reference(reference) => {
+                call_reference(*reference, input, &mut NoTrace).map_err(|failure| failure.to_string())
+            }
             Oracle::Stored(stored) => Ok(prune::prune_unreferenced(stored, input)),
         }
     }
@@ -406,16 +406,16 @@ pub fn reduced_document(
     document.insert("name".to_owned(), Value::from(name));
     document.insert("description".to_owned(), Value::from(description));
     match suite.layout() {
-        crate::suite::Layout::Wrapped { input, .. } => {
+        Layout::Wrapped { input, .. } => {
             document.insert(input.to_owned(), reduction.input.clone());
         }
-        crate::suite::Layout::Keys { input: keys, .. } => {
+        Layout::Keys { input: keys, .. } => {
             for key in keys {
                 let part = reduction.input.get(*key).ok_or_else(|| format!("the reduced input has no `{key}`"))?;
                 document.insert((*key).to_owned(), part.clone());
             }
         }
-        crate::suite::Layout::Table | crate::suite::Layout::Custom => {
+        Layout::Table | Layout::Custom => {
             return Err(format!("cases of suite {} cannot be reduced (no input/expected envelope)", suite.name()));
         }
     }

@@ -399,7 +399,7 @@ fn suite_matrix(page: &mut String, report: &RunReport) {
             suite.counts.total
         );
         for verdict in &verdicts {
-            let n = suite.counts.by_verdict.get(verdict).copied().unwrap_or(0);
+            let n = suite.counts.count(*verdict);
             let _ = write!(page, "<td class=\"num\">{}</td>", if n == 0 { String::new() } else { n.to_string() });
         }
         let _ = write!(page, "<td class=\"bar-cell\">{}</td></tr>", bar(&suite.counts));
@@ -421,14 +421,13 @@ fn notices(page: &mut String, report: &RunReport) {
 
 fn baseline(page: &mut String, report: &RunReport) {
     let Some(baseline) = &report.baseline else { return };
-    let count = |verdict: Verdict| report.summary.by_verdict.get(&verdict).copied().unwrap_or(0);
     let _ = write!(
         page,
         "<section id=\"baseline\"><h2>Baseline <code>{}</code></h2><p class=\"meta\">{} entries · {} xfail · {} xpass · checked on {}</p>",
         escape(&baseline.path),
         baseline.entries.len(),
-        count(Verdict::Xfail),
-        count(Verdict::Xpass),
+        report.summary.count(Verdict::Xfail),
+        report.summary.count(Verdict::Xpass),
         escape(&baseline.today)
     );
     let problems = baseline.problems();

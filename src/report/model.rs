@@ -263,6 +263,11 @@ impl Counts {
         }
     }
 
+    /// How many cases got `verdict`.
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.by_verdict.get(&verdict).copied().unwrap_or(0)
+    }
+
     /// The headline counts with their names, in display order: passed,
     /// failed, known failures, skipped, total.
     pub fn named(&self) -> [(&'static str, usize); 5] {
@@ -370,7 +375,7 @@ impl RunReport {
     /// judged (invalid fixtures, unsupported versions, corpus errors), else 1
     /// when anything failed or a baseline entry is stale or expired, else 0.
     pub fn exit_code(&self) -> i32 {
-        let corpus_errors = self.notices.iter().any(|n| n.level == crate::fixture::NoticeLevel::Error);
+        let corpus_errors = self.notices.iter().any(Notice::is_error);
         let baseline = match &self.baseline {
             Some(summary) if summary.fails_run() => exit_code::FAILURES,
             _ => exit_code::CONFORMANT,

@@ -164,15 +164,14 @@ fn write_clusters(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io
 /// The baseline's effect and every entry that fails the run.
 fn write_baseline(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io::Result<()> {
     let Some(baseline) = &report.baseline else { return Ok(()) };
-    let count = |verdict: Verdict| report.summary.by_verdict.get(&verdict).copied().unwrap_or(0);
     let problems = baseline.problems();
     writeln!(
         out,
         "baseline {}: {} entries, {} xfail, {} xpass, {} stale or expired",
         baseline.path,
         baseline.entries.len(),
-        count(Verdict::Xfail),
-        count(Verdict::Xpass),
+        report.summary.count(Verdict::Xfail),
+        report.summary.count(Verdict::Xpass),
         problems.len()
     )?;
     for problem in problems {
