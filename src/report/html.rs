@@ -10,7 +10,7 @@
 //! is escaped (fixture content and adapter output are untrusted), and no
 //! report data is ever placed inside the script.
 
-use super::cluster::{Signature, headline, kind_name};
+use super::cluster::{Signature, headline};
 use super::html_json::{Side, escape, render_diff, render_marked, render_plain_json};
 use super::model::{CaseReport, Counts, RunReport, Tally, Verdict};
 use crate::fixture::NoticeLevel;
@@ -456,12 +456,7 @@ fn baseline(page: &mut String, report: &RunReport) {
             escape(&entry.id),
             entry.verdict,
             entry.verdict,
-            match entry.status {
-                crate::baseline::EntryStatus::Active => "active",
-                crate::baseline::EntryStatus::Stale => "stale",
-                crate::baseline::EntryStatus::Expired => "expired",
-                crate::baseline::EntryStatus::Unchecked => "unchecked",
-            },
+            entry.status.as_str(),
             escape(&entry.reason),
             entry.issue.as_deref().map(issue_link).unwrap_or_default(),
             escape(entry.expires.as_deref().unwrap_or(""))
@@ -488,26 +483,15 @@ fn clusters(page: &mut String, report: &RunReport) {
         escape(&headline)
     );
     for cluster in &report.clusters {
-        let mut examples: Vec<String> = cluster
-            .cases
-            .iter()
-            .take(MAX_CLUSTER_EXAMPLES)
-            .map(|id| format!("<a href=\"#{0}\"><code>{0}</code></a>", escape(id)))
-            .collect();
-        if cluster.cases.len() > MAX_CLUSTER_EXAMPLES {
-            examples.push(format!("and {} more", cluster.cases.len() - MAX_CLUSTER_EXAMPLES));
-        }
-        let known = if cluster.known_failures > 0 {
-            format!(" <span class=\"meta\">({} known)</span>", cluster.known_failures)
-        } else {
-            String::new()
-        };
+        let examples =
+            cluster.examples(MAX_CLUSTER_EXAMPLES, |id| format!("<a href=\"#{0}\"><code>{0}</code></a>", escape(id)));
+        let known = cluster.known_note().map(|note| format!(" <span class=\"meta\">{note}</span>")).unwrap_or_default();
         let _ = write!(
             page,
             "<tr><td class=\"num\">{}{known}</td><td class=\"cause\">{}</td><td>{}</td></tr>",
             cluster.cases.len(),
             signature_html(&cluster.signature),
-            examples.join(", ")
+            examples
         );
     }
     page.push_str("</tbody></table></section>");
@@ -520,7 +504,7 @@ fn signature_html(signature: &Signature) -> String {
         Signature::Difference { pattern, kind } => format!(
             "<code>{}</code> <span class=\"kind\">{}</span>",
             escape(if pattern.is_empty() { "(whole output)" } else { pattern }),
-            kind_name(*kind)
+            kind.as_str()
         ),
         Signature::Verdict { verdict, message_class } => {
             format!("<span class=\"badge v-{verdict}\">{verdict}</span> {}", escape(message_class))
@@ -620,7 +604,7 @@ fn case_entry(page: &mut String, case: &CaseReport, report: &RunReport) {
                 page,
                 "<tr><td class=\"mono\">{}</td><td class=\"kind\">{}</td><td>{}</td></tr>",
                 escape(if difference.pointer.is_empty() { "(whole output)" } else { &difference.pointer }),
-                kind_name(difference.kind),
+                difference.kind.as_str(),
                 escape(&difference.message)
             );
         }

@@ -103,23 +103,9 @@ fn clusters_section(report: &RunReport) -> String {
     let Some(headline) = headline(&report.cases, &report.clusters) else { return String::new() };
     let mut md = format!("### {headline}\n\n| cases | cause | examples |\n|---:|---|---|\n");
     for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
-        let mut examples: Vec<String> = cluster
-            .cases
-            .iter()
-            .take(MAX_CLUSTER_EXAMPLES)
-            .map(|id| format!("<code>{}</code>", html_escape(id)))
-            .collect();
-        if cluster.cases.len() > MAX_CLUSTER_EXAMPLES {
-            examples.push(format!("and {} more", cluster.cases.len() - MAX_CLUSTER_EXAMPLES));
-        }
-        let known =
-            if cluster.known_failures > 0 { format!(" ({} known)", cluster.known_failures) } else { String::new() };
-        md.push_str(&format!(
-            "| {}{known} | {} | {} |\n",
-            cluster.cases.len(),
-            escape_cell(&cluster.label),
-            examples.join(", ")
-        ));
+        let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, |id| format!("<code>{}</code>", html_escape(id)));
+        let known = cluster.known_note().map(|note| format!(" {note}")).unwrap_or_default();
+        md.push_str(&format!("| {}{known} | {} | {examples} |\n", cluster.cases.len(), escape_cell(&cluster.label)));
     }
     if report.clusters.len() > MAX_CLUSTERS {
         md.push_str(&format!("\n… and {} more causes\n", report.clusters.len() - MAX_CLUSTERS));

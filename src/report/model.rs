@@ -205,6 +205,31 @@ pub struct CaseReport {
     pub actual: Option<Value>,
 }
 
+impl CaseReport {
+    /// A report on the case `id` (`suite/name`, read from `path`) with its
+    /// verdict and no evidence yet.
+    pub fn new(id: String, suite: &str, name: String, path: String, verdict: Verdict) -> Self {
+        CaseReport {
+            id,
+            suite: suite.to_owned(),
+            name,
+            path,
+            fixture_version: None,
+            verdict,
+            duration_ms: 0.0,
+            message: None,
+            problems: Vec::new(),
+            differences: Vec::new(),
+            omitted_differences: 0,
+            diff: Vec::new(),
+            stderr: None,
+            input: None,
+            expected: None,
+            actual: None,
+        }
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }

@@ -13,7 +13,7 @@
 
 pub mod render;
 
-use crate::report::cluster::{kind_name, message_class};
+use crate::report::cluster::message_class;
 use crate::report::{CaseReport, Counts, DifferenceReport, RunReport, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -95,7 +95,7 @@ impl CaseState {
 
     /// The differences as `pointer kind` signatures, for comparing failures.
     fn signatures(&self) -> Vec<String> {
-        self.differences.iter().map(|d| format!("{} {}", d.pointer, kind_name(d.kind))).collect()
+        self.differences.iter().map(|d| format!("{} {}", d.pointer, d.kind)).collect()
     }
 }
 

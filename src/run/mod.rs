@@ -141,22 +141,14 @@ fn apply_late(corpus: &Corpus, cases: &mut [CaseReport], late: LateOutcome) {
 /// Judges one fixture: runs it (when it can run) and assigns the verdict.
 pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> CaseReport {
     let mut report = CaseReport {
-        id: fixture.id.clone(),
-        suite: fixture.suite.name().to_owned(),
-        name: fixture.name.clone(),
-        path: fixture.path.display().to_string(),
         fixture_version: fixture.version,
-        verdict: Verdict::Pass,
-        duration_ms: 0.0,
-        message: None,
-        problems: Vec::new(),
-        differences: Vec::new(),
-        omitted_differences: 0,
-        diff: Vec::new(),
-        stderr: None,
-        input: None,
-        expected: None,
-        actual: None,
+        ..CaseReport::new(
+            fixture.id.clone(),
+            fixture.suite.name(),
+            fixture.name.clone(),
+            fixture.path.display().to_string(),
+            Verdict::Pass,
+        )
     };
     let parts = match &fixture.status {
         FixtureStatus::Ready(parts) => parts,
@@ -168,12 +160,8 @@ pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> Ca
         }
         FixtureStatus::UnsupportedVersion { found, supported } => {
             report.verdict = Verdict::UnsupportedVersion;
+            let relation = if supported.iter().all(|version| version < found) { "newer than" } else { "not among" };
             let supported: Vec<String> = supported.iter().map(u32::to_string).collect();
-            let relation = if supported.iter().all(|s| s.parse::<u32>().is_ok_and(|s| s < *found)) {
-                "newer than"
-            } else {
-                "not among"
-            };
             report.message = Some(format!(
                 "fixtureVersion {found} is {relation} the versions this harness judges for {} ({}); upgrade conform",
                 fixture.suite.name(),
