@@ -11,8 +11,7 @@
 //! first, then the one adding the most on top of that, and so on, so the few
 //! captures worth keeping come out on top.
 
-use crate::fixture::{Corpus, FixtureStatus};
-use crate::json;
+use crate::fixture::{Corpus, FixtureStatus, read_document};
 use crate::reference::RuleSet;
 use crate::suite::{self, ReferenceFailure, Suite, call_reference};
 use serde::Serialize;
@@ -232,7 +231,7 @@ pub fn rank(coverage: &Coverage, candidates: &[Candidate]) -> Vec<Ranked> {
 /// Reads candidate fixture files: `*.json` and pending `*.json.new` files in
 /// suite folders, found under `paths` (files or folders, sorted). Files that
 /// cannot be read as a case of a suite with a reference are listed in the
-/// second part with the reason.
+/// second part, one line each naming the file and the reason.
 pub fn load_candidates(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<String>) {
     let mut files = Vec::new();
     for path in paths {
@@ -252,22 +251,22 @@ pub fn load_candidates(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<String>) {
     for file in files {
         match load_candidate(&file) {
             Ok(candidate) => candidates.push(candidate),
-            Err(reason) => problems.push(format!("{}: {reason}", file.display())),
+            Err(problem) => problems.push(problem),
         }
     }
     (candidates, problems)
 }
 
 fn load_candidate(path: &Path) -> Result<Candidate, String> {
+    let problem = |reason: String| format!("{}: {reason}", path.display());
     let suite = path
         .ancestors()
         .skip(1)
         .find_map(|folder| folder.file_name().and_then(|n| n.to_str()).and_then(suite::find))
-        .ok_or("not in a suite folder")?;
-    let text = std::fs::read_to_string(path).map_err(|err| format!("cannot read: {err}"))?;
-    let document = json::parse_value(&text).map_err(|err| format!("not JSON: {err}"))?;
-    let parts = suite.split(&document)?;
-    let rules = rules_of(suite, &parts.input)?;
+        .ok_or_else(|| problem("not in a suite folder".to_owned()))?;
+    let (_, parsed) = read_document(path).map_err(|err| err.to_string())?;
+    let parts = suite.split(&parsed.value).map_err(problem)?;
+    let rules = rules_of(suite, &parts.input).map_err(problem)?;
     Ok(Candidate { path: path.to_path_buf(), suite: suite.name(), rules })
 }
 

@@ -10,16 +10,13 @@
 //! never in CI). Fixtures whose suite has no reference are reported as such,
 //! never passed over in silence.
 
-use crate::compare::{DiffHunk, Difference, differences, text_diff, values_equal};
+use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff, values_equal};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
 use crate::reference::NoTrace;
 use crate::review::{ReviewError, WriteMode, Written, write_fixture};
 use crate::suite::{Layout, Suite, call_reference};
 use std::path::PathBuf;
-
-/// Lines of context in drift diffs.
-const DIFF_CONTEXT: usize = 3;
 
 /// What regenerating one fixture found.
 #[derive(Clone, Debug)]

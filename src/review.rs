@@ -8,7 +8,7 @@
 //! goes through a temporary file and a rename, so an interrupted command
 //! leaves either the old file or the new one, never half of one.
 
-use crate::compare::{DiffHunk, DiffTag, Difference, differences, format_line, text_diff};
+use crate::compare::{DIFF_CONTEXT, DiffHunk, DiffTag, Difference, differences, render_labeled, text_diff};
 use crate::files::write_atomically;
 use crate::json;
 use std::path::{Path, PathBuf};
@@ -17,9 +17,6 @@ use walkdir::WalkDir;
 
 /// Appended to a fixture's file name for its pending version.
 pub const PENDING_SUFFIX: &str = ".new";
-
-/// Lines of context around each change in a review diff.
-const DIFF_CONTEXT: usize = 3;
 
 /// What can go wrong while writing or reviewing fixtures.
 #[derive(Debug, Error)]
@@ -183,10 +180,12 @@ pub fn find_pending(paths: &[PathBuf]) -> Result<Vec<PendingFixture>, ReviewErro
 /// How a pending file differs from its target.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
-    /// There is no fixture yet; this is its text.
+    /// There is no fixture yet.
     New {
         /// Number of lines in the proposed file.
         lines: usize,
+        /// The proposed document's `description`, when it has one.
+        description: Option<String>,
     },
     /// The proposed text equals the current one.
     Identical,
@@ -207,7 +206,10 @@ pub fn describe(pending: &PendingFixture) -> Result<Change, ReviewError> {
     let current = match std::fs::read_to_string(&pending.target) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Change::New { lines: proposed.lines().count() });
+            let description = json::parse_value(&proposed)
+                .ok()
+                .and_then(|document| document.get("description")?.as_str().map(str::to_owned));
+            return Ok(Change::New { lines: proposed.lines().count(), description });
         }
         Err(err) => return Err(io_error(&pending.target, err)),
     };
@@ -249,21 +251,7 @@ pub fn describe_difference(difference: &Difference) -> String {
 
 /// Renders a line diff with `current` and `proposed` line numbers.
 pub fn render_hunks(hunks: &[DiffHunk]) -> String {
-    let mut out = String::new();
-    for hunk in hunks {
-        let range = |numbers: Vec<usize>| match (numbers.first(), numbers.last()) {
-            (Some(first), Some(last)) => format!("{first}-{last}"),
-            _ => "none".to_owned(),
-        };
-        let current = range(hunk.lines.iter().filter_map(|l| l.expected_line).collect());
-        let proposed = range(hunk.lines.iter().filter_map(|l| l.actual_line).collect());
-        out.push_str(&format!("@@ current {current}, proposed {proposed} @@\n"));
-        for line in &hunk.lines {
-            out.push_str(&format_line(line));
-            out.push('\n');
-        }
-    }
-    out
+    render_labeled(hunks, ("current", "proposed"))
 }
 
 /// Counts the changed lines of a diff (removed, added).

@@ -1,10 +1,11 @@
 //! `conform regen`.
 
+use super::review::write_fixture_change;
 use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
 use conform::regen::{RegenStatus, RegenSummary, regenerate, write_drifted};
-use conform::review::{WriteMode, Written, describe_difference, render_hunks, running_in_ci};
+use conform::review::{WriteMode, Written, running_in_ci};
 use std::collections::BTreeMap;
 use std::io::Write;
 
@@ -37,17 +38,7 @@ pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
             RegenStatus::Drifted(drift) => {
                 let count = drift.differences.len() + drift.omitted;
                 writeln!(stdout, "drifted {} ({}): {count} differences", result.id, result.path.display())?;
-                for difference in &drift.differences {
-                    writeln!(stdout, "  {}", describe_difference(difference))?;
-                }
-                if drift.omitted > 0 {
-                    writeln!(stdout, "  … and {} more", drift.omitted)?;
-                }
-                if !args.no_diff {
-                    for line in render_hunks(&drift.hunks).lines() {
-                        writeln!(stdout, "    {line}")?;
-                    }
-                }
+                write_fixture_change(stdout, &drift.differences, drift.omitted, &drift.hunks, args.no_diff)?;
             }
             RegenStatus::NoReference => *without_reference.entry(result.suite).or_default() += 1,
             RegenStatus::ReferenceFailed(message) => {

@@ -170,7 +170,7 @@ pub fn has_envelope(layout: Layout) -> bool {
 /// Keys every enveloped document carries besides its input and expected parts.
 pub const ENVELOPE_KEYS: [&str; 3] = ["fixtureVersion", "name", "description"];
 
-fn split_by_layout(layout: Layout, document: &Value) -> Result<CaseParts, String> {
+pub(crate) fn split_by_layout(layout: Layout, document: &Value) -> Result<CaseParts, String> {
     let object = document.as_object().ok_or("the document is not a JSON object")?;
     match layout {
         Layout::Wrapped { input, expected } => {
