@@ -3,7 +3,7 @@
 use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
-use conform::fixture::discover;
+use conform::fixture::{Notice, discover};
 use std::io::Write;
 
 #[derive(Debug, Args)]
@@ -33,5 +33,5 @@ pub fn execute(args: ListArgs) -> anyhow::Result<i32> {
             writeln!(stdout, "{id}")?;
         }
     }
-    Ok(if discovery.has_errors() { exit_code::CANNOT_JUDGE } else { exit_code::CONFORMANT })
+    Ok(if discovery.notices.iter().any(Notice::is_error) { exit_code::CANNOT_JUDGE } else { exit_code::CONFORMANT })
 }

@@ -384,8 +384,7 @@ fn bar(counts: &Counts) -> String {
 }
 
 fn suite_matrix(page: &mut String, report: &RunReport) {
-    let verdicts: Vec<Verdict> =
-        Verdict::ALL.into_iter().filter(|v| report.summary.by_verdict.contains_key(v)).collect();
+    let verdicts = report.summary.verdicts();
     page.push_str("<section id=\"suites\"><h2>Suites</h2><table><thead><tr><th>suite</th><th class=\"num\">total</th>");
     for verdict in &verdicts {
         let _ = write!(page, "<th class=\"num\">{verdict}</th>");

@@ -29,8 +29,7 @@ pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result
         report.started_at
     ));
 
-    let verdicts: Vec<Verdict> =
-        Verdict::ALL.into_iter().filter(|v| report.summary.by_verdict.contains_key(v)).collect();
+    let verdicts = report.summary.verdicts();
     md.push_str("| suite | total |");
     for verdict in &verdicts {
         md.push_str(&format!(" {verdict} |"));

@@ -288,6 +288,11 @@ impl Counts {
         }
     }
 
+    /// The verdicts that occurred, in report order ([`Verdict::ALL`]).
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        Verdict::ALL.into_iter().filter(|verdict| self.by_verdict.contains_key(verdict)).collect()
+    }
+
     /// How many cases got `verdict`.
     pub fn count(&self, verdict: Verdict) -> usize {
         self.by_verdict.get(&verdict).copied().unwrap_or(0)
