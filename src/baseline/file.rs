@@ -255,7 +255,7 @@ impl Baseline {
         Ok(Baseline { path: path.to_owned(), implementation: raw.implementation, entries })
     }
 
-    /// The entry that covers fixture `id`, with its index (see [`covering`]).
+    /// The entry that covers fixture `id`, with its index (an exact entry wins over globs; among globs, the first in the file).
     pub fn entry_for(&self, id: &str) -> Option<(usize, &Entry)> {
         covering(&self.entries, id)
     }
