@@ -48,9 +48,6 @@ pub fn has_envelope(layout: Layout) -> bool {
     !matches!(layout, Layout::Table)
 }
 
-/// Keys every enveloped document carries besides its input and expected parts.
-pub const ENVELOPE_KEYS: [&str; 3] = ["fixtureVersion", "name", "description"];
-
 /// Splits a document by its suite's layout (see [`Layout`]).
 pub(crate) fn split_by_layout(layout: Layout, document: &Value) -> Result<CaseParts, String> {
     let object = document.as_object().ok_or("the document is not a JSON object")?;

@@ -26,7 +26,7 @@ pub mod tool_policy;
 
 pub use interface::{PointerContext, Suite};
 pub(crate) use layout::split_by_layout;
-pub use layout::{CaseParts, ENVELOPE_KEYS, Layout, has_envelope};
+pub use layout::{CaseParts, Layout, has_envelope};
 pub use reference_fn::{ReferenceFailure, ReferenceFn, call_reference};
 
 /// Every suite the harness knows, in report order.
