@@ -29,8 +29,8 @@ pub struct CaptureArgs {
     /// separating a tool call from its result or a sidechain from its Task.
     #[arg(long, value_name = "N")]
     window: Option<usize>,
-    /// An extra redaction pattern (regular expression; its first group, when
-    /// it has one, is the secret). Repeatable.
+    /// An extra redaction pattern: a regular expression whose first group,
+    /// when it has one, is the secret (repeatable).
     #[arg(long = "redact-rule", value_name = "REGEX")]
     redact_rules: Vec<String>,
     /// The capture day to record (YYYY-MM-DD) [default: the day of the newest item].

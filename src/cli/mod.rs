@@ -63,13 +63,13 @@ enum Command {
     Reduce(reduce::ReduceArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
     Coverage(coverage::CoverageArgs),
-    /// Known-failure baselines: write one from a run, or check one.
+    /// Write a known-failures baseline from a run, or check one.
     Baseline(baseline::BaselineArgs),
     /// Compare two JSON reports: regressions, fixes, new and removed fixtures.
     Compare(compare::CompareArgs),
     /// Merge shard reports, or render reports as HTML.
     Report(report::ReportArgs),
-    /// Serve the reference implementations over the subprocess protocol on stdin/stdout.
+    /// Serve the reference implementations over the subprocess protocol (one-shot when CONFORM_SUITE is set).
     Adapter(adapter::AdapterArgs),
     /// Smoke-test an external implementation's protocol and explain each problem.
     CheckAdapter(check_adapter::CheckAdapterArgs),
