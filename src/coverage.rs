@@ -11,7 +11,7 @@
 //! first, then the one adding the most on top of that, and so on, so the few
 //! captures worth keeping come out on top.
 
-use crate::fixture::{Corpus, FixtureStatus, read_document};
+use crate::fixture::{Corpus, FixtureStatus, enclosing_suite, read_document};
 use crate::reference::RuleSet;
 use crate::suite::{self, ReferenceFailure, Suite, call_reference};
 use serde::Serialize;
@@ -259,11 +259,7 @@ pub fn load_candidates(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<String>) {
 
 fn load_candidate(path: &Path) -> Result<Candidate, String> {
     let problem = |reason: String| format!("{}: {reason}", path.display());
-    let suite = path
-        .ancestors()
-        .skip(1)
-        .find_map(|folder| folder.file_name().and_then(|n| n.to_str()).and_then(suite::find))
-        .ok_or_else(|| problem("not in a suite folder".to_owned()))?;
+    let (suite, _) = enclosing_suite(path).ok_or_else(|| problem("not in a suite folder".to_owned()))?;
     let (_, parsed) = read_document(path).map_err(|err| err.to_string())?;
     let parts = suite.split(&parsed.value).map_err(problem)?;
     let rules = rules_of(suite, &parts.input).map_err(problem)?;
@@ -276,6 +272,22 @@ mod tests {
 
     fn candidate(name: &str, rules: &[&'static str]) -> Candidate {
         Candidate { path: PathBuf::from(name), suite: "chat", rules: rules.iter().copied().collect() }
+    }
+
+    #[test]
+    fn unmeasured_fixtures_serialize_as_one_line_each() {
+        let coverage = Coverage {
+            suites: Vec::new(),
+            skipped: vec![
+                Unmeasured { id: "sse/x".to_owned(), suite: "sse", reason: UnmeasuredReason::NoReference },
+                Unmeasured { id: "chat/y".to_owned(), suite: "chat", reason: UnmeasuredReason::UnsupportedVersion(2) },
+            ],
+        };
+        let value = serde_json::to_value(&coverage).unwrap_or_default();
+        assert_eq!(
+            value["skipped"],
+            serde_json::json!(["sse/x: suite sse has no reference", "chat/y: unsupported fixtureVersion 2"])
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 use crate::compare::{DIFF_CONTEXT, DiffHunk, DiffTag, Difference, differences, render_labeled, text_diff};
 use crate::files::write_atomically;
+use crate::fixture::{enclosing_suite, file_stem};
 use crate::json;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -139,9 +140,14 @@ pub struct PendingFixture {
 }
 
 impl PendingFixture {
-    /// `suite/name` as the harness names fixtures (folder and file stem).
+    /// `suite/name` as the harness names fixtures: the enclosing suite
+    /// folder (however deep the file sits below it) and the file stem; the
+    /// parent folder stands in for the suite outside suite folders.
     pub fn id(&self) -> String {
-        let stem = crate::fixture::file_stem(&self.target);
+        let stem = file_stem(&self.target);
+        if let Some((suite, _)) = enclosing_suite(&self.target) {
+            return format!("{}/{stem}", suite.name());
+        }
         match self.target.parent().and_then(Path::file_name) {
             Some(folder) => format!("{}/{stem}", folder.to_string_lossy()),
             None => stem,
@@ -151,9 +157,9 @@ impl PendingFixture {
 
 /// Finds the pending files under `paths` (folders, searched recursively in
 /// sorted order; `.json.new` files; or fixture files whose pending version
-/// exists).
+/// exists), each once even when the paths overlap.
 pub fn find_pending(paths: &[PathBuf]) -> Result<Vec<PendingFixture>, ReviewError> {
-    let mut found = Vec::new();
+    let mut found: Vec<PendingFixture> = Vec::new();
     for path in paths {
         if !path.exists() {
             return Err(ReviewError::MissingPath(path.clone()));
@@ -173,7 +179,11 @@ pub fn find_pending(paths: &[PathBuf]) -> Result<Vec<PendingFixture>, ReviewErro
             }
         }
     }
-    found.dedup();
+    // Overlapping paths (`fixtures fixtures/chat`) find a file twice, and a
+    // second accept of it would fail: keep each pending file once, in the
+    // order first found.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|item| seen.insert(item.pending.clone()));
     Ok(found)
 }
 
@@ -320,6 +330,24 @@ mod tests {
         accept(&pending[0])?;
         assert_eq!(std::fs::read_to_string(&target)?, "{\"a\": 2}\n");
         assert!(!pending_path(&target).exists());
+        Ok(())
+    }
+
+    #[test]
+    fn overlapping_paths_find_each_pending_file_once() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let nested = dir.path().join("chat").join("deeper").join("case.json");
+        write_fixture(&nested, "{}\n", WriteMode::Pending)?;
+        write_fixture(&dir.path().join("sse").join("other.json"), "{}\n", WriteMode::Pending)?;
+        let pending = find_pending(&[dir.path().to_path_buf(), dir.path().join("chat")])?;
+        let ids: Vec<String> = pending.iter().map(PendingFixture::id).collect();
+        // Ids are the harness's: the suite folder, however deep the file sits.
+        assert_eq!(ids, ["chat/case", "sse/other"]);
+        // Accepting everything found accepts each file once.
+        for item in &pending {
+            accept(item)?;
+        }
+        assert!(nested.exists());
         Ok(())
     }
 

@@ -144,6 +144,17 @@ mod tests {
     }
 
     #[test]
+    fn labels_name_the_sides_in_hunk_headers() {
+        let hunks = text_diff("a\nb\n", "a\nc\n", 1);
+        let rendered = render_labeled(&hunks, ("current", "proposed"));
+        assert!(rendered.starts_with("@@ current 1-2, proposed 1-2 @@\n"), "{rendered}");
+        assert_eq!(
+            rendered.lines().skip(1).collect::<Vec<_>>(),
+            render_plain(&hunks).lines().skip(1).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
     fn equal_texts_have_no_hunks() {
         assert!(text_diff("x\n", "x\n", 3).is_empty());
     }

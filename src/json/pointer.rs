@@ -193,6 +193,14 @@ mod tests {
         "{\n    \"a\": [\n        1,\n        {\"b/c\": \"x\", \"d\": [true]}\n    ],\n    \"e~\": null\n}\n";
 
     #[test]
+    fn below_drops_the_first_tokens_and_keeps_escapes() {
+        assert_eq!(below("/a/b~1c/d", 1), "/b~1c/d");
+        assert_eq!(below("/a/b~1c/d", 2), "/d");
+        assert_eq!(below("/a", 1), "");
+        assert_eq!(below("", 0), "");
+    }
+
+    #[test]
     fn locates_members_and_elements() {
         assert_eq!(locate(TEXT, ""), Some((1, 1)));
         assert_eq!(locate(TEXT, "/a"), Some((2, 10)));

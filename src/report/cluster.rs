@@ -286,6 +286,16 @@ mod tests {
     }
 
     #[test]
+    fn examples_are_cut_and_counted() {
+        let cases: Vec<CaseReport> =
+            (0..5).map(|i| case(&format!("chat/c{i}"), Verdict::Crash, "exit status 1", &[])).collect();
+        let clusters = cluster(&cases, None);
+        assert_eq!(clusters[0].examples(2, |id| format!("<{id}>")), "<chat/c0>, <chat/c1> and 3 more");
+        assert_eq!(clusters[0].examples(5, str::to_owned), "chat/c0, chat/c1, chat/c2, chat/c3, chat/c4");
+        assert_eq!(clusters[0].known_note(), None);
+    }
+
+    #[test]
     fn nothing_failed_means_no_headline() {
         let cases = vec![case("chat/a", Verdict::Pass, "", &[])];
         assert_eq!(headline(&cases, &cluster(&cases, None)), None);

@@ -48,3 +48,26 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         "(no message)".to_owned()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::NoTrace;
+
+    fn echo(input: &Value, _: &mut dyn RuleTrace) -> Result<Value, String> {
+        match input.as_str() {
+            Some("reject") => Err("cannot decode".to_owned()),
+            Some("panic") => panic!("boom"),
+            _ => Ok(input.clone()),
+        }
+    }
+
+    #[test]
+    fn a_panic_is_contained_and_named() {
+        assert_eq!(call_reference(echo, &Value::from(1), &mut NoTrace), Ok(Value::from(1)));
+        let rejected = call_reference(echo, &Value::from("reject"), &mut NoTrace);
+        assert_eq!(rejected, Err(ReferenceFailure::Rejected("cannot decode".to_owned())));
+        let panicked = call_reference(echo, &Value::from("panic"), &mut NoTrace).unwrap_err();
+        assert_eq!(panicked.to_string(), "the reference panicked: boom");
+    }
+}
