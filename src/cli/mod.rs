@@ -1,9 +1,10 @@
 //! Command-line glue: clap types, one file per subcommand, the argument
 //! groups several commands share ([`selection`], [`implementation`]), and
-//! the mapping of outcomes to exit codes. This is the only place that knows
-//! about clap and anyhow, and, with `main.rs`, the only place that prints:
-//! results go to stdout, and `note:`, `warning:` and `error:` lines to
-//! stderr, all through the helpers below.
+//! the mapping of outcomes to exit codes ([`conform::error::exit_code`]).
+//! This is the only place that knows about clap and anyhow, and, with
+//! `main.rs`, the only place that prints: results go to stdout; `note:`,
+//! `warning:` and `error:` lines, `wrote PATH` and what a command wrote for
+//! review go through the helpers at the end of this file.
 
 mod adapter;
 mod baseline;
