@@ -11,13 +11,12 @@
 //! first, then the one adding the most on top of that, and so on, so the few
 //! captures worth keeping come out on top.
 
-use crate::fixture::{Corpus, FixtureStatus};
-use crate::json;
+use crate::fixture::{Corpus, FixtureStatus, enclosing_suite, read_document};
 use crate::reference::RuleSet;
-use crate::suite::{self, Suite};
+use crate::suite::{self, ReferenceFailure, Suite, call_reference};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Every rule id a suite's reference can report, for suites that name them.
@@ -33,10 +32,10 @@ pub fn known_rules(suite: &str) -> Option<&'static [&'static str]> {
 pub fn rules_of(suite: &dyn Suite, input: &serde_json::Value) -> Result<BTreeSet<&'static str>, String> {
     let reference = suite.reference().ok_or_else(|| format!("suite {} has no reference", suite.name()))?;
     let mut trace = RuleSet::default();
-    match catch_unwind(AssertUnwindSafe(|| reference(input, &mut trace))) {
-        Ok(Ok(_)) => Ok(trace.0),
-        Ok(Err(message)) => Err(format!("the reference failed: {message}")),
-        Err(_) => Err("the reference panicked".to_owned()),
+    match call_reference(reference, input, &mut trace) {
+        Ok(_) => Ok(trace.0),
+        Err(ReferenceFailure::Rejected(message)) => Err(format!("the reference failed: {message}")),
+        Err(panicked @ ReferenceFailure::Panicked(_)) => Err(panicked.to_string()),
     }
 }
 
@@ -76,8 +75,8 @@ impl SuiteCoverage {
 pub struct Coverage {
     /// Per suite with a reference, in suite order.
     pub suites: Vec<SuiteCoverage>,
-    /// Fixtures not measured, with the reason (`suite/name: reason`).
-    pub skipped: Vec<String>,
+    /// Fixtures not measured, with the reason.
+    pub skipped: Vec<Unmeasured>,
 }
 
 impl Coverage {
@@ -87,22 +86,72 @@ impl Coverage {
     }
 }
 
+/// A fixture whose rules could not be collected. It serializes as one line,
+/// `suite/name: reason`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(into = "String")]
+pub struct Unmeasured {
+    /// The fixture id.
+    pub id: String,
+    /// Its suite.
+    pub suite: &'static str,
+    /// Why it was not measured.
+    pub reason: UnmeasuredReason,
+}
+
+/// Why a fixture was not measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnmeasuredReason {
+    /// The fixture document is broken.
+    Invalid,
+    /// The fixture's version is one the harness cannot judge.
+    UnsupportedVersion(u32),
+    /// The suite has no reference to trace.
+    NoReference,
+    /// The reference failed on the fixture's input.
+    ReferenceFailed(String),
+}
+
+impl fmt::Display for Unmeasured {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.reason {
+            UnmeasuredReason::Invalid => write!(f, "{}: invalid fixture", self.id),
+            UnmeasuredReason::UnsupportedVersion(found) => {
+                write!(f, "{}: unsupported fixtureVersion {found}", self.id)
+            }
+            UnmeasuredReason::NoReference => write!(f, "{}: suite {} has no reference", self.id, self.suite),
+            UnmeasuredReason::ReferenceFailed(message) => write!(f, "{}: {message}", self.id),
+        }
+    }
+}
+
+impl From<Unmeasured> for String {
+    fn from(unmeasured: Unmeasured) -> String {
+        unmeasured.to_string()
+    }
+}
+
 /// Runs every selected fixture of `corpus` through its reference, tracing rules.
 pub fn measure(corpus: &Corpus, selected: &[usize]) -> Coverage {
     let mut by_suite: BTreeMap<&'static str, (usize, BTreeMap<&'static str, usize>)> = BTreeMap::new();
     let mut skipped = Vec::new();
     for fixture in selected.iter().filter_map(|&index| corpus.fixtures.get(index)) {
+        let unmeasured = |reason| Unmeasured { id: fixture.id.clone(), suite: fixture.suite.name(), reason };
         let parts = match &fixture.status {
             FixtureStatus::Ready(parts) => parts,
             FixtureStatus::Invalid(_) => {
-                skipped.push(format!("{}: invalid fixture", fixture.id));
+                skipped.push(unmeasured(UnmeasuredReason::Invalid));
                 continue;
             }
             FixtureStatus::UnsupportedVersion { found, .. } => {
-                skipped.push(format!("{}: unsupported fixtureVersion {found}", fixture.id));
+                skipped.push(unmeasured(UnmeasuredReason::UnsupportedVersion(*found)));
                 continue;
             }
         };
+        if fixture.suite.reference().is_none() {
+            skipped.push(unmeasured(UnmeasuredReason::NoReference));
+            continue;
+        }
         match rules_of(fixture.suite, &parts.input) {
             Ok(rules) => {
                 let entry = by_suite.entry(fixture.suite.name()).or_default();
@@ -111,7 +160,7 @@ pub fn measure(corpus: &Corpus, selected: &[usize]) -> Coverage {
                     *entry.1.entry(rule).or_default() += 1;
                 }
             }
-            Err(reason) => skipped.push(format!("{}: {reason}", fixture.id)),
+            Err(reason) => skipped.push(unmeasured(UnmeasuredReason::ReferenceFailed(reason))),
         }
     }
     let suites = suite::all()
@@ -182,7 +231,7 @@ pub fn rank(coverage: &Coverage, candidates: &[Candidate]) -> Vec<Ranked> {
 /// Reads candidate fixture files: `*.json` and pending `*.json.new` files in
 /// suite folders, found under `paths` (files or folders, sorted). Files that
 /// cannot be read as a case of a suite with a reference are listed in the
-/// second part with the reason.
+/// second part, one line each naming the file and the reason.
 pub fn load_candidates(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<String>) {
     let mut files = Vec::new();
     for path in paths {
@@ -202,22 +251,18 @@ pub fn load_candidates(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<String>) {
     for file in files {
         match load_candidate(&file) {
             Ok(candidate) => candidates.push(candidate),
-            Err(reason) => problems.push(format!("{}: {reason}", file.display())),
+            Err(problem) => problems.push(problem),
         }
     }
     (candidates, problems)
 }
 
 fn load_candidate(path: &Path) -> Result<Candidate, String> {
-    let suite = path
-        .ancestors()
-        .skip(1)
-        .find_map(|folder| folder.file_name().and_then(|n| n.to_str()).and_then(suite::find))
-        .ok_or("not in a suite folder")?;
-    let text = std::fs::read_to_string(path).map_err(|err| format!("cannot read: {err}"))?;
-    let document = json::parse_value(&text).map_err(|err| format!("not JSON: {err}"))?;
-    let parts = suite.split(&document)?;
-    let rules = rules_of(suite, &parts.input)?;
+    let problem = |reason: String| format!("{}: {reason}", path.display());
+    let (suite, _) = enclosing_suite(path).ok_or_else(|| problem("not in a suite folder".to_owned()))?;
+    let (_, parsed) = read_document(path).map_err(|err| err.to_string())?;
+    let parts = suite.split(&parsed.value).map_err(problem)?;
+    let rules = rules_of(suite, &parts.input).map_err(problem)?;
     Ok(Candidate { path: path.to_path_buf(), suite: suite.name(), rules })
 }
 
@@ -227,6 +272,22 @@ mod tests {
 
     fn candidate(name: &str, rules: &[&'static str]) -> Candidate {
         Candidate { path: PathBuf::from(name), suite: "chat", rules: rules.iter().copied().collect() }
+    }
+
+    #[test]
+    fn unmeasured_fixtures_serialize_as_one_line_each() {
+        let coverage = Coverage {
+            suites: Vec::new(),
+            skipped: vec![
+                Unmeasured { id: "sse/x".to_owned(), suite: "sse", reason: UnmeasuredReason::NoReference },
+                Unmeasured { id: "chat/y".to_owned(), suite: "chat", reason: UnmeasuredReason::UnsupportedVersion(2) },
+            ],
+        };
+        let value = serde_json::to_value(&coverage).unwrap_or_default();
+        assert_eq!(
+            value["skipped"],
+            serde_json::json!(["sse/x: suite sse has no reference", "chat/y: unsupported fixtureVersion 2"])
+        );
     }
 
     #[test]

@@ -101,21 +101,6 @@ pub enum FixtureError {
     },
 }
 
-impl FixtureError {
-    /// The file the problem is in.
-    pub fn path(&self) -> &std::path::Path {
-        match self {
-            FixtureError::Read { path, .. }
-            | FixtureError::NotUtf8 { path, .. }
-            | FixtureError::Json { path, .. }
-            | FixtureError::Schema { path, .. }
-            | FixtureError::NameMismatch { path, .. }
-            | FixtureError::Duplicate { path, .. }
-            | FixtureError::Shape { path, .. } => path,
-        }
-    }
-}
-
 fn display_pointer(pointer: &str) -> &str {
     if pointer.is_empty() { "(document)" } else { pointer }
 }

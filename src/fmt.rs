@@ -6,7 +6,7 @@
 
 use crate::error::FixtureError;
 use crate::files::write_atomically;
-use crate::fixture::FixtureFile;
+use crate::fixture::{FixtureFile, read_document};
 use crate::json;
 use std::path::PathBuf;
 
@@ -38,30 +38,9 @@ pub fn format_files(files: &[FixtureFile], check: bool) -> Vec<FmtResult> {
 }
 
 fn format_one(file: &FixtureFile, check: bool) -> FmtStatus {
-    let path = &file.path;
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(err) => return FmtStatus::Unparsable(FixtureError::Read { path: path.clone(), message: err.to_string() }),
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => {
-            return FmtStatus::Unparsable(FixtureError::NotUtf8 {
-                path: path.clone(),
-                offset: err.utf8_error().valid_up_to(),
-            });
-        }
-    };
-    let parsed = match json::parse_document(&text) {
-        Ok(parsed) => parsed,
-        Err(err) => {
-            return FmtStatus::Unparsable(FixtureError::Json {
-                path: path.clone(),
-                line: err.line,
-                column: err.column,
-                message: err.message,
-            });
-        }
+    let (text, parsed) = match read_document(&file.path) {
+        Ok(read) => read,
+        Err(err) => return FmtStatus::Unparsable(err),
     };
     let canonical = json::to_canonical_string(&parsed.value);
     if canonical == text {
@@ -70,7 +49,7 @@ fn format_one(file: &FixtureFile, check: bool) -> FmtStatus {
     if check {
         return FmtStatus::Reformatted;
     }
-    match write_atomically(path, canonical.as_bytes()) {
+    match write_atomically(&file.path, canonical.as_bytes()) {
         Ok(()) => FmtStatus::Reformatted,
         Err(err) => FmtStatus::WriteFailed(err.to_string()),
     }

@@ -4,18 +4,30 @@
 //!
 //! ```text
 //! discover ─▶ load ─▶ validate ─▶ run ─▶ compare ─▶ report
-//! (fixture)   (fixture) (validate)  (run,          (compare) (report)
+//! (fixture)  (fixture) (validate)  (run,          (compare) (report)
 //!                                   implementation)
 //! ```
 //!
 //! * [`fixture`] finds fixture files (one folder per [`suite`]) and loads them;
 //!   [`validate`] checks each against its suite's embedded JSON Schema.
 //! * [`run`] hands each case's input to an [`implementation`] (the in-process
-//!   [`reference`] or an external program) on parallel workers.
+//!   [`reference`](mod@reference) or an external program) on parallel workers.
 //! * [`compare`] judges outputs by canonical equality ([`json`] writes the
 //!   canonical bytes) and describes mismatches by pointer and line diff.
-//! * [`report`] turns the one result model into terminal, JSON, JUnit and
-//!   Markdown output.
+//! * [`report`] turns the one result model into terminal, JSON, JUnit,
+//!   Markdown and HTML output; [`baseline`] reclassifies known failures and
+//!   [`report_diff`] compares two runs.
+//!
+//! Around the pipeline: [`capture`] and [`redact`] turn live captures into
+//! fixtures, [`regen`] recomputes expectations (the drift gate), [`reduce`]
+//! shrinks failing cases, [`coverage`] measures the decode rules a fixture
+//! set reaches, [`fmt`] writes fixtures in canonical form, and [`review`]
+//! is how every proposed fixture reaches the tree (atomically, through
+//! [`files`]). [`error`] holds the errors that stop a command and the exit
+//! codes.
+//!
+//! The library never prints: every writer takes an `io::Write`, and the
+//! `conform` binary decides what goes to stdout and stderr.
 #![warn(missing_docs)]
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 

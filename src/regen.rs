@@ -10,17 +10,13 @@
 //! never in CI). Fixtures whose suite has no reference are reported as such,
 //! never passed over in silence.
 
-use crate::compare::{DiffHunk, Difference, differences, text_diff, values_equal};
+use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff, values_equal};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
 use crate::reference::NoTrace;
 use crate::review::{ReviewError, WriteMode, Written, write_fixture};
-use crate::suite::{Layout, Suite};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use crate::suite::{Layout, Suite, call_reference};
 use std::path::PathBuf;
-
-/// Lines of context in drift diffs.
-const DIFF_CONTEXT: usize = 3;
 
 /// What regenerating one fixture found.
 #[derive(Clone, Debug)]
@@ -139,12 +135,9 @@ fn regenerate_one(fixture: &LoadedFixture) -> RegenStatus {
         FixtureStatus::UnsupportedVersion { found, .. } => return RegenStatus::UnsupportedVersion { found: *found },
     };
     let Some(reference) = fixture.suite.reference() else { return RegenStatus::NoReference };
-    let recomputed = match catch_unwind(AssertUnwindSafe(|| reference(&parts.input, &mut NoTrace))) {
-        Ok(Ok(value)) => value,
-        Ok(Err(message)) => return RegenStatus::ReferenceFailed(message),
-        Err(panic) => {
-            return RegenStatus::ReferenceFailed(format!("the reference panicked: {}", panic_message(&*panic)));
-        }
+    let recomputed = match call_reference(reference, &parts.input, &mut NoTrace) {
+        Ok(value) => value,
+        Err(failure) => return RegenStatus::ReferenceFailed(failure.to_string()),
     };
     if values_equal(&parts.expected, &recomputed) {
         return RegenStatus::Clean;
@@ -181,13 +174,4 @@ pub fn write_drifted(results: &[RegenResult], mode: WriteMode) -> Result<Vec<Wri
         }
     }
     Ok(written)
-}
-
-/// The message of a caught panic.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".to_owned())
 }

@@ -8,8 +8,9 @@
 //! goes through a temporary file and a rename, so an interrupted command
 //! leaves either the old file or the new one, never half of one.
 
-use crate::compare::{DiffHunk, DiffTag, Difference, differences, format_line, text_diff};
+use crate::compare::{DIFF_CONTEXT, DiffHunk, DiffTag, Difference, differences, render_labeled, text_diff};
 use crate::files::write_atomically;
+use crate::fixture::{enclosing_suite, file_stem};
 use crate::json;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -17,9 +18,6 @@ use walkdir::WalkDir;
 
 /// Appended to a fixture's file name for its pending version.
 pub const PENDING_SUFFIX: &str = ".new";
-
-/// Lines of context around each change in a review diff.
-const DIFF_CONTEXT: usize = 3;
 
 /// What can go wrong while writing or reviewing fixtures.
 #[derive(Debug, Error)]
@@ -142,9 +140,14 @@ pub struct PendingFixture {
 }
 
 impl PendingFixture {
-    /// `suite/name` as the harness names fixtures (folder and file stem).
+    /// `suite/name` as the harness names fixtures: the enclosing suite
+    /// folder (however deep the file sits below it) and the file stem; the
+    /// parent folder stands in for the suite outside suite folders.
     pub fn id(&self) -> String {
-        let stem = crate::fixture::file_stem(&self.target);
+        let stem = file_stem(&self.target);
+        if let Some((suite, _)) = enclosing_suite(&self.target) {
+            return format!("{}/{stem}", suite.name());
+        }
         match self.target.parent().and_then(Path::file_name) {
             Some(folder) => format!("{}/{stem}", folder.to_string_lossy()),
             None => stem,
@@ -154,9 +157,9 @@ impl PendingFixture {
 
 /// Finds the pending files under `paths` (folders, searched recursively in
 /// sorted order; `.json.new` files; or fixture files whose pending version
-/// exists).
+/// exists), each once even when the paths overlap.
 pub fn find_pending(paths: &[PathBuf]) -> Result<Vec<PendingFixture>, ReviewError> {
-    let mut found = Vec::new();
+    let mut found: Vec<PendingFixture> = Vec::new();
     for path in paths {
         if !path.exists() {
             return Err(ReviewError::MissingPath(path.clone()));
@@ -176,17 +179,23 @@ pub fn find_pending(paths: &[PathBuf]) -> Result<Vec<PendingFixture>, ReviewErro
             }
         }
     }
-    found.dedup();
+    // Overlapping paths (`fixtures fixtures/chat`) find a file twice, and a
+    // second accept of it would fail: keep each pending file once, in the
+    // order first found.
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|item| seen.insert(item.pending.clone()));
     Ok(found)
 }
 
 /// How a pending file differs from its target.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
-    /// There is no fixture yet; this is its text.
+    /// There is no fixture yet.
     New {
         /// Number of lines in the proposed file.
         lines: usize,
+        /// The proposed document's `description`, when it has one.
+        description: Option<String>,
     },
     /// The proposed text equals the current one.
     Identical,
@@ -207,7 +216,10 @@ pub fn describe(pending: &PendingFixture) -> Result<Change, ReviewError> {
     let current = match std::fs::read_to_string(&pending.target) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Change::New { lines: proposed.lines().count() });
+            let description = json::parse_value(&proposed)
+                .ok()
+                .and_then(|document| document.get("description")?.as_str().map(str::to_owned));
+            return Ok(Change::New { lines: proposed.lines().count(), description });
         }
         Err(err) => return Err(io_error(&pending.target, err)),
     };
@@ -249,21 +261,7 @@ pub fn describe_difference(difference: &Difference) -> String {
 
 /// Renders a line diff with `current` and `proposed` line numbers.
 pub fn render_hunks(hunks: &[DiffHunk]) -> String {
-    let mut out = String::new();
-    for hunk in hunks {
-        let range = |numbers: Vec<usize>| match (numbers.first(), numbers.last()) {
-            (Some(first), Some(last)) => format!("{first}-{last}"),
-            _ => "none".to_owned(),
-        };
-        let current = range(hunk.lines.iter().filter_map(|l| l.expected_line).collect());
-        let proposed = range(hunk.lines.iter().filter_map(|l| l.actual_line).collect());
-        out.push_str(&format!("@@ current {current}, proposed {proposed} @@\n"));
-        for line in &hunk.lines {
-            out.push_str(&format_line(line));
-            out.push('\n');
-        }
-    }
-    out
+    render_labeled(hunks, ("current", "proposed"))
 }
 
 /// Counts the changed lines of a diff (removed, added).
@@ -332,6 +330,24 @@ mod tests {
         accept(&pending[0])?;
         assert_eq!(std::fs::read_to_string(&target)?, "{\"a\": 2}\n");
         assert!(!pending_path(&target).exists());
+        Ok(())
+    }
+
+    #[test]
+    fn overlapping_paths_find_each_pending_file_once() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let nested = dir.path().join("chat").join("deeper").join("case.json");
+        write_fixture(&nested, "{}\n", WriteMode::Pending)?;
+        write_fixture(&dir.path().join("sse").join("other.json"), "{}\n", WriteMode::Pending)?;
+        let pending = find_pending(&[dir.path().to_path_buf(), dir.path().join("chat")])?;
+        let ids: Vec<String> = pending.iter().map(PendingFixture::id).collect();
+        // Ids are the harness's: the suite folder, however deep the file sits.
+        assert_eq!(ids, ["chat/case", "sse/other"]);
+        // Accepting everything found accepts each file once.
+        for item in &pending {
+            accept(item)?;
+        }
+        assert!(nested.exists());
         Ok(())
     }
 

@@ -255,12 +255,17 @@ impl Baseline {
         Ok(Baseline { path: path.to_owned(), implementation: raw.implementation, entries })
     }
 
-    /// The entry that covers fixture `id`: an exact entry wins over globs;
-    /// among globs, the first in the file.
+    /// The entry that covers fixture `id`, with its index (an exact entry wins over globs; among globs, the first in the file).
     pub fn entry_for(&self, id: &str) -> Option<(usize, &Entry)> {
-        let exact = self.entries.iter().enumerate().find(|(_, e)| !e.is_glob() && e.matches(id));
-        exact.or_else(|| self.entries.iter().enumerate().find(|(_, e)| e.is_glob() && e.matches(id)))
+        covering(&self.entries, id)
     }
+}
+
+/// The entry of `entries` that covers fixture `id`, with its index: an exact
+/// entry wins over globs; among globs, the first in the list.
+pub fn covering<'a>(entries: &'a [Entry], id: &str) -> Option<(usize, &'a Entry)> {
+    let exact = entries.iter().enumerate().find(|(_, e)| !e.is_glob() && e.matches(id));
+    exact.or_else(|| entries.iter().enumerate().find(|(_, e)| e.is_glob() && e.matches(id)))
 }
 
 /// `expires` as a TOML local date (`2026-12-31`) or a string holding one.

@@ -6,7 +6,7 @@
 //! fail as listed are `xfail` and do not fail the run, while listed fixtures
 //! that pass (`xpass`), entries that name no fixture and entries past their
 //! expiry date do, so the file cannot silently rot. [`Baseline`] reads the
-//! format, [`apply`] reclassifies a run, and [`write_baseline`] produces a
+//! format, [`apply()`] reclassifies a run, and [`write_baseline`] produces a
 //! baseline from a run for adoption.
 
 mod apply;

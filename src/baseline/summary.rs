@@ -24,6 +24,16 @@ pub enum EntryStatus {
 }
 
 impl EntryStatus {
+    /// The kebab-case name used in every report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntryStatus::Active => "active",
+            EntryStatus::Stale => "stale",
+            EntryStatus::Expired => "expired",
+            EntryStatus::Unchecked => "unchecked",
+        }
+    }
+
     /// Whether this status alone fails the run.
     pub fn fails_run(self) -> bool {
         matches!(self, EntryStatus::Stale | EntryStatus::Expired)

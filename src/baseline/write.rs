@@ -8,7 +8,7 @@
 //! ids that still fail. Fixtures nobody has triaged get an `unreviewed:`
 //! reason quoting their first difference.
 
-use super::file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, Entry};
+use super::file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, Entry, covering};
 use crate::report::{CaseReport, RunReport, Tally, Verdict};
 use std::collections::BTreeMap;
 
@@ -67,21 +67,16 @@ pub fn write_baseline(report: &RunReport, previous: Option<&Baseline>) -> Writte
 
     let mut drafts: BTreeMap<String, Draft> = BTreeMap::new();
     let mut claimed: Vec<bool> = vec![false; failing.len()];
-    for entry in &prior {
-        let covered: Vec<usize> = failing
-            .iter()
-            .enumerate()
-            .filter(|(_, (case, _))| covering(&prior, &case.id).is_some_and(|e| std::ptr::eq(e, entry)))
-            .map(|(i, _)| i)
-            .collect();
+    let covered_by = |id: &str, index: usize| covering(&prior, id).is_some_and(|(covering, _)| covering == index);
+    for (index, entry) in prior.iter().enumerate() {
+        let covered: Vec<usize> =
+            failing.iter().enumerate().filter(|(_, (case, _))| covered_by(&case.id, index)).map(|(i, _)| i).collect();
         if covered.is_empty() {
             written.dropped.push(entry.id.clone());
             continue;
         }
-        let all_cases_of_entry =
-            report.cases.iter().filter(|c| covering(&prior, &c.id).is_some_and(|e| std::ptr::eq(e, entry)));
         let glob_still_holds = entry.is_glob()
-            && all_cases_of_entry.clone().count() == covered.len()
+            && report.cases.iter().filter(|c| covered_by(&c.id, index)).count() == covered.len()
             && covered.iter().all(|&i| failing.get(i).is_some_and(|(_, v)| *v == entry.verdict));
         if glob_still_holds {
             drafts.insert(entry.id.clone(), draft_from(entry, &entry.id, entry.verdict));
@@ -136,14 +131,6 @@ fn prior_entries(report: &RunReport, previous: Option<&Baseline>) -> Vec<Entry> 
             .collect();
     }
     previous.map(|b| b.entries.clone()).unwrap_or_default()
-}
-
-/// The entry covering `id`, with the same precedence as [`Baseline::entry_for`].
-fn covering<'a>(entries: &'a [Entry], id: &str) -> Option<&'a Entry> {
-    entries
-        .iter()
-        .find(|e| !e.is_glob() && e.matches(id))
-        .or_else(|| entries.iter().find(|e| e.is_glob() && e.matches(id)))
 }
 
 fn draft_from(entry: &Entry, id: &str, verdict: Verdict) -> Draft {

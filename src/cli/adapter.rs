@@ -3,6 +3,7 @@
 //! in one-shot mode (one case from stdin, its output on stdout).
 
 use clap::Args;
+use conform::error::exit_code;
 use conform::implementation::serve::{self, ServeError};
 use std::io::{BufReader, BufWriter, Read, Write};
 
@@ -21,16 +22,18 @@ pub fn execute(_args: AdapterArgs) -> anyhow::Result<i32> {
         }
     };
     match result {
-        Ok(()) => Ok(0),
+        Ok(()) => Ok(exit_code::CONFORMANT),
         // A crashing reference must look like a crashing decoder: die by a
         // signal, so the harness reports `crash` as it does in-process.
         Err(err @ ServeError::ReferenceCrashed { .. }) => {
             eprintln!("conform adapter: {err}");
             std::process::abort();
         }
+        // A one-shot case without an output, or a broken pipe: the harness
+        // reads any exit status but 0 as `error`.
         Err(err) => {
             eprintln!("conform adapter: {err}");
-            Ok(1)
+            Ok(exit_code::FAILURES)
         }
     }
 }

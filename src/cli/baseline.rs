@@ -1,9 +1,10 @@
-//! `conform baseline write`: a known-failures file from a run.
+//! `conform baseline write|check`: known-failures files.
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use conform::baseline::{Baseline, write_baseline};
 use conform::error::exit_code;
+use conform::files::write_atomically;
 use conform::report::read_report;
 use std::io::Write;
 use std::path::PathBuf;
@@ -57,7 +58,7 @@ fn write(args: WriteArgs) -> anyhow::Result<i32> {
     let previous = args.baseline.as_deref().map(Baseline::read).transpose()?;
     let written = write_baseline(&report, previous.as_ref());
     match &args.out {
-        Some(path) => conform::files::write_atomically(path, written.text.as_bytes())
+        Some(path) => write_atomically(path, written.text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout().lock().write_all(written.text.as_bytes())?,
     }

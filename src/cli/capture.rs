@@ -20,17 +20,17 @@ pub struct CaptureArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Folder to write fixtures to [default: fixtures/<SUITE>].
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Prepended to every fixture name.
-    #[arg(long, default_value = "")]
+    #[arg(long, value_name = "PREFIX", default_value = "")]
     name_prefix: String,
     /// Cut each case into overlapping windows of about N items, never
     /// separating a tool call from its result or a sidechain from its Task.
     #[arg(long, value_name = "N")]
     window: Option<usize>,
-    /// An extra redaction pattern (regular expression; its first group, when
-    /// it has one, is the secret). Repeatable.
+    /// An extra redaction pattern: a regular expression whose first group,
+    /// when it has one, is the secret (repeatable).
     #[arg(long = "redact-rule", value_name = "REGEX")]
     redact_rules: Vec<String>,
     /// The capture day to record (YYYY-MM-DD) [default: the day of the newest item].
@@ -71,21 +71,13 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     };
     let prepared = prepare(&options)?;
     for notice in &prepared.notices {
-        eprintln!("note: {notice}");
+        super::note(notice);
     }
     let written = write(&prepared, mode)?;
-    let mut pending = 0;
     for (fixture, outcome) in prepared.fixtures.iter().zip(&written) {
-        let items = fixture.items;
-        match outcome {
-            Written::Pending(path) => {
-                pending += 1;
-                println!("pending   {} ({items} items)", path.display());
-            }
-            Written::Accepted(path) => println!("written   {} ({items} items)", path.display()),
-            Written::Unchanged(path) => println!("unchanged {} ({items} items)", path.display()),
-        }
+        super::print_written(outcome, &format!(" ({} items)", fixture.items));
     }
+    let pending = written.iter().filter(|outcome| matches!(outcome, Written::Pending(_))).count();
     let redaction = &prepared.redaction;
     if redaction.total() > 0 {
         let rules: Vec<String> = redaction.replacements.iter().map(|(rule, n)| format!("{rule} {n}")).collect();

@@ -12,22 +12,20 @@ pub struct CompareArgs {
     old: PathBuf,
     /// The later run's JSON report (e.g. from the pull request).
     new: PathBuf,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = DiffFormat::Pretty)]
+    /// Output format: pretty for a terminal, markdown for a pull-request comment, json for machines.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = DiffFormat::Pretty)]
     format: DiffFormat,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum DiffFormat {
-    /// For a terminal.
     Pretty,
-    /// For a pull-request comment.
     Markdown,
-    /// For machines.
     Json,
 }
 
-/// Exit code 1 when anything regressed, 0 otherwise.
+/// Exit code 1 when anything regressed, 0 otherwise (2 when a report cannot
+/// be read).
 pub fn execute(args: CompareArgs) -> anyhow::Result<i32> {
     let old = read_report(&args.old)?;
     let new = read_report(&args.new)?;

@@ -1,24 +1,17 @@
 //! `conform coverage`.
 
+use super::selection::FixtureArgs;
 use clap::Args;
-use conform::coverage::{load_candidates, measure, rank};
+use conform::coverage::{UnmeasuredReason, load_candidates, measure, rank};
 use conform::error::exit_code;
-use conform::fixture::{SuiteFilter, load_corpus};
-use conform::run::{Selection, select};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct CoverageArgs {
-    /// Fixture trees, suite folders or fixture files.
-    #[arg(default_value = "fixtures")]
-    paths: Vec<PathBuf>,
-    /// Only these suites (repeatable).
-    #[arg(long = "suite", value_name = "SUITE")]
-    suites: Vec<String>,
-    /// Only fixtures whose id (`suite/name`) matches this glob (repeatable).
-    #[arg(long = "filter", value_name = "GLOB")]
-    filters: Vec<String>,
+    #[command(flatten)]
+    fixtures: FixtureArgs,
     /// Candidate fixtures (files or folders; pending `*.json.new` captures
     /// included) to rank by the rules they would add (repeatable).
     #[arg(long = "candidates", value_name = "PATH")]
@@ -32,17 +25,15 @@ pub struct CoverageArgs {
 }
 
 pub fn execute(args: CoverageArgs) -> anyhow::Result<i32> {
-    let filter = SuiteFilter::new(&args.suites)?;
-    let selection = Selection::new(&args.filters)?;
-    let corpus = load_corpus(&args.paths, &filter)?;
-    super::print_notices(&corpus.notices);
-    let selected = select(&corpus, &selection);
-    let coverage = measure(&corpus, &selected);
+    let selected = args.fixtures.load(None)?;
+    super::print_notices(&selected.corpus.notices);
+    let coverage = measure(&selected.corpus, &selected.indexes);
     let (candidates, problems) = load_candidates(&args.candidates);
     let ranked = rank(&coverage, &candidates);
     let stdout = &mut std::io::stdout().lock();
     if args.json {
-        let value = serde_json::json!({"coverage": coverage, "unreached": coverage.suites.iter().map(|s| (s.suite, s.unreached())).collect::<std::collections::BTreeMap<_, _>>(), "candidates": ranked});
+        let unreached: BTreeMap<&str, Vec<&str>> = coverage.suites.iter().map(|s| (s.suite, s.unreached())).collect();
+        let value = serde_json::json!({"coverage": coverage, "unreached": unreached, "candidates": ranked});
         writeln!(stdout, "{}", conform::json::to_canonical_string(&value).trim_end())?;
         return Ok(exit_code::CONFORMANT);
     }
@@ -76,11 +67,11 @@ pub fn execute(args: CoverageArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    let mut without_reference = std::collections::BTreeMap::<String, usize>::new();
-    for line in &coverage.skipped {
-        match line.split_once('/').filter(|_| line.ends_with("has no reference")) {
-            Some((suite, _)) => *without_reference.entry(suite.to_owned()).or_default() += 1,
-            None => writeln!(stdout, "not measured: {line}")?,
+    let mut without_reference = BTreeMap::<&str, usize>::new();
+    for unmeasured in &coverage.skipped {
+        match unmeasured.reason {
+            UnmeasuredReason::NoReference => *without_reference.entry(unmeasured.suite).or_default() += 1,
+            _ => writeln!(stdout, "not measured: {unmeasured}")?,
         }
     }
     for (suite, count) in &without_reference {

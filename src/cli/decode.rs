@@ -2,16 +2,17 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use conform::error::exit_code;
+use conform::error::{SetupError, exit_code};
 use conform::fixture::known_suites;
 use conform::reference::NoTrace;
+use conform::suite::call_reference;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct DecodeArgs {
     /// The suite whose reference decodes the input.
-    #[arg(long)]
+    #[arg(long, value_name = "SUITE")]
     suite: String,
     /// The input JSON file (the suite's input part), or `-` for stdin.
     #[arg(default_value = "-")]
@@ -20,7 +21,7 @@ pub struct DecodeArgs {
 
 pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
     let Some(suite) = conform::suite::find(&args.suite) else {
-        bail!("unknown suite `{}` (known: {})", args.suite, known_suites());
+        return Err(SetupError::UnknownSuite { name: args.suite, known: known_suites() }.into());
     };
     let Some(reference) = suite.reference() else {
         bail!("no reference implementation for suite {} yet", suite.name());
@@ -36,14 +37,11 @@ pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
     };
     let input = conform::json::parse_document(&text).map_err(|err| anyhow::anyhow!("{origin}:{err}"))?.value;
     let input = suite.coerce_decode_input(input);
-    match reference(&input, &mut NoTrace) {
+    match call_reference(reference, &input, &mut NoTrace) {
         Ok(output) => {
             std::io::stdout().lock().write_all(conform::json::to_canonical_string(&output).as_bytes())?;
             Ok(exit_code::CONFORMANT)
         }
-        Err(message) => {
-            eprintln!("error: the {} reference cannot decode this input: {message}", suite.name());
-            Ok(exit_code::CANNOT_JUDGE)
-        }
+        Err(failure) => bail!("the {} reference cannot decode this input: {failure}", suite.name()),
     }
 }

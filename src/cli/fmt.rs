@@ -1,24 +1,25 @@
 //! `conform fmt`.
 
+use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
-use conform::fixture::{SuiteFilter, discover};
+use conform::fixture::discover;
 use conform::fmt::{FmtStatus, format_files};
-use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct FmtArgs {
-    /// Fixture trees, suite folders or fixture files.
-    #[arg(default_value = "fixtures")]
-    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    fixtures: FixtureArgs,
     /// Only report files that are not canonical; change nothing (exit 1 if any).
     #[arg(long)]
     check: bool,
 }
 
 pub fn execute(args: FmtArgs) -> anyhow::Result<i32> {
-    let discovery = discover(&args.paths, &SuiteFilter::default())?;
+    let selection = args.fixtures.selection(None)?;
+    let mut discovery = discover(&args.fixtures.paths, &args.fixtures.suite_filter()?)?;
     super::print_notices(&discovery.notices);
+    discovery.files.retain(|file| selection.matches(&file.id()));
     let results = format_files(&discovery.files, args.check);
     let (mut canonical, mut changed, mut broken) = (0, 0, 0);
     for result in &results {
@@ -31,11 +32,11 @@ pub fn execute(args: FmtArgs) -> anyhow::Result<i32> {
             }
             FmtStatus::Unparsable(err) => {
                 broken += 1;
-                eprintln!("error: {err} (left untouched)");
+                super::error(format!("{err} (left untouched)"));
             }
             FmtStatus::WriteFailed(message) => {
                 broken += 1;
-                eprintln!("error: {}: cannot write: {message}", result.path.display());
+                super::error(format!("{}: cannot write: {message}", result.path.display()));
             }
         }
     }

@@ -20,7 +20,7 @@ pub fn flag() -> Arc<AtomicBool> {
             eprintln!("\ninterrupted: stopping; the reports will cover the cases that ran (Ctrl-C again to quit now)");
         });
         if let Err(err) = installed {
-            eprintln!("warning: Ctrl-C handling is unavailable: {err}");
+            super::warning(format!("Ctrl-C handling is unavailable: {err}"));
         }
         flag
     }))

@@ -1,35 +1,29 @@
 //! `conform list`.
 
+use super::selection::FixtureArgs;
 use clap::Args;
-use conform::fixture::{SuiteFilter, discover, file_stem};
-use conform::run::Selection;
+use conform::error::exit_code;
+use conform::fixture::{Notice, discover};
 use std::io::Write;
-use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Fixture trees, suite folders or fixture files.
-    #[arg(default_value = "fixtures")]
-    paths: Vec<PathBuf>,
-    /// Only these suites (repeatable).
-    #[arg(long = "suite", value_name = "SUITE")]
-    suites: Vec<String>,
-    /// Only fixtures whose id matches this glob (repeatable).
-    #[arg(long = "filter", value_name = "GLOB")]
-    filters: Vec<String>,
+    #[command(flatten)]
+    fixtures: FixtureArgs,
     /// Print the file path after each id (tab-separated).
     #[arg(long)]
     paths_too: bool,
 }
 
+/// Lists what discovery finds, without loading it, so a broken fixture is
+/// still listed.
 pub fn execute(args: ListArgs) -> anyhow::Result<i32> {
-    let filter = SuiteFilter::new(&args.suites)?;
-    let selection = Selection::new(&args.filters)?;
-    let discovery = discover(&args.paths, &filter)?;
+    let selection = args.fixtures.selection(None)?;
+    let discovery = discover(&args.fixtures.paths, &args.fixtures.suite_filter()?)?;
     super::print_notices(&discovery.notices);
     let stdout = &mut std::io::stdout().lock();
     for file in &discovery.files {
-        let id = format!("{}/{}", file.suite.name(), file_stem(&file.path));
+        let id = file.id();
         if !selection.matches(&id) {
             continue;
         }
@@ -39,6 +33,5 @@ pub fn execute(args: ListArgs) -> anyhow::Result<i32> {
             writeln!(stdout, "{id}")?;
         }
     }
-    let has_errors = discovery.notices.iter().any(|n| n.level == conform::fixture::NoticeLevel::Error);
-    Ok(if has_errors { conform::error::exit_code::CANNOT_JUDGE } else { conform::error::exit_code::CONFORMANT })
+    Ok(if discovery.notices.iter().any(Notice::is_error) { exit_code::CANNOT_JUDGE } else { exit_code::CONFORMANT })
 }

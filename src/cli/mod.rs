@@ -1,6 +1,10 @@
-//! Command-line glue: clap types, one file per subcommand, and the mapping of
-//! outcomes to exit codes. This is the only place that knows about clap and
-//! anyhow; the library sees validated values only.
+//! Command-line glue: clap types, one file per subcommand, the argument
+//! groups several commands share ([`selection`], [`implementation`]), and
+//! the mapping of outcomes to exit codes ([`conform::error::exit_code`]).
+//! This is the only place that knows about clap and anyhow, and, with
+//! `main.rs`, the only place that prints: results go to stdout; `note:`,
+//! `warning:` and `error:` lines, `wrote PATH` and what a command wrote for
+//! review go through the helpers at the end of this file.
 
 mod adapter;
 mod baseline;
@@ -10,7 +14,7 @@ mod compare;
 mod coverage;
 mod decode;
 mod fmt;
-mod impl_cmd;
+mod implementation;
 mod interrupt;
 mod list;
 mod reduce;
@@ -18,11 +22,14 @@ mod regen;
 mod report;
 mod review;
 mod run;
+mod selection;
 mod validate;
 
 use clap::{Parser, Subcommand};
 use conform::error::exit_code;
 use conform::fixture::Notice;
+use conform::review::Written;
+use std::fmt::Display;
 
 /// Stack size of the thread that runs a command: deep fixtures recurse.
 const MAIN_STACK_BYTES: usize = 512 * 1024 * 1024;
@@ -57,13 +64,13 @@ enum Command {
     Reduce(reduce::ReduceArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
     Coverage(coverage::CoverageArgs),
-    /// Known-failure baselines: write one from a run, or check one.
+    /// Write a known-failures baseline from a run, or check one.
     Baseline(baseline::BaselineArgs),
     /// Compare two JSON reports: regressions, fixes, new and removed fixtures.
     Compare(compare::CompareArgs),
     /// Merge shard reports, or render reports as HTML.
     Report(report::ReportArgs),
-    /// Serve the reference implementations over the subprocess protocol on stdin/stdout.
+    /// Serve the reference implementations over the subprocess protocol (one-shot when CONFORM_SUITE is set).
     Adapter(adapter::AdapterArgs),
     /// Smoke-test an external implementation's protocol and explain each problem.
     CheckAdapter(check_adapter::CheckAdapterArgs),
@@ -78,7 +85,7 @@ pub fn main() -> i32 {
             move || match execute(cli.command) {
                 Ok(code) => code,
                 Err(err) => {
-                    eprintln!("error: {err:#}");
+                    error(format!("{err:#}"));
                     exit_code::CANNOT_JUDGE
                 }
             },
@@ -86,11 +93,11 @@ pub fn main() -> i32 {
     match worker.map(|handle| handle.join()) {
         Ok(Ok(code)) => code,
         Ok(Err(_)) => {
-            eprintln!("error: conform stopped unexpectedly (a bug; please report it)");
+            error("conform stopped unexpectedly (a bug; please report it)");
             exit_code::CANNOT_JUDGE
         }
         Err(err) => {
-            eprintln!("error: cannot start: {err}");
+            error(format!("cannot start: {err}"));
             exit_code::CANNOT_JUDGE
         }
     }
@@ -121,4 +128,37 @@ fn print_notices(notices: &[Notice]) {
     for notice in notices {
         eprintln!("{notice}");
     }
+}
+
+/// Prints `note: …` to stderr: something was skipped on purpose.
+fn note(message: impl Display) {
+    print_notices(&[Notice::note(message.to_string())]);
+}
+
+/// Prints `warning: …` to stderr: something looks wrong, the command goes on.
+fn warning(message: impl Display) {
+    print_notices(&[Notice::warning(message.to_string())]);
+}
+
+/// Prints `error: …` to stderr: something keeps the command from judging.
+fn error(message: impl Display) {
+    print_notices(&[Notice::error(message.to_string())]);
+}
+
+/// Prints `wrote PATH` to stderr for each report file written.
+fn print_wrote(paths: &[std::path::PathBuf]) {
+    for path in paths {
+        eprintln!("wrote {}", path.display());
+    }
+}
+
+/// Prints what a fixture-producing command wrote: `pending`, `written` or
+/// `unchanged`, the path, and `detail` (may be empty).
+fn print_written(written: &Written, detail: &str) {
+    let (verb, path) = match written {
+        Written::Pending(path) => ("pending", path),
+        Written::Accepted(path) => ("written", path),
+        Written::Unchanged(path) => ("unchanged", path),
+    };
+    println!("{verb:<9} {}{detail}", path.display());
 }

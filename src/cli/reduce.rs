@@ -1,13 +1,13 @@
 //! `conform reduce`.
 
+use super::implementation::ImplementationArgs;
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use conform::error::exit_code;
 use conform::fixture::{FixtureStatus, SuiteFilter, discover, load};
-use conform::implementation::{Implementation, ReferenceImplementation};
 use conform::json;
 use conform::reduce::{Oracle, ReduceRequest, reduce, reduced_document};
-use conform::review::{WriteMode, Written, running_in_ci, write_fixture};
+use conform::review::{WriteMode, running_in_ci, write_fixture};
 use conform::validate::schema_errors;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,31 +16,21 @@ use std::sync::Arc;
 pub struct ReduceArgs {
     /// The fixture file on which the implementation fails.
     fixture: PathBuf,
-    /// The implementation to reduce against. `reference` judges the reference
-    /// against the fixture's stored expectation.
-    #[arg(long = "impl", value_enum, default_value_t = ImplChoice::Reference)]
-    implementation: ImplChoice,
-    /// An external implementation to reduce against (judged by the suite's reference).
-    #[command(flatten)]
-    external: super::impl_cmd::ExternalArgs,
     /// Name of the reduced fixture [default: <NAME>-reduced].
-    #[arg(long)]
+    #[arg(long, value_name = "NAME")]
     name: Option<String>,
     /// Folder to write it to [default: the fixture's folder].
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Stop after this many implementation runs (the result is then smaller, not minimal).
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
     max_tests: usize,
     /// Write NAME.json in place instead of NAME.json.new (refused when CI is set).
     #[arg(long)]
     accept: bool,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ImplChoice {
-    /// The built-in reference, against the stored expectation.
-    Reference,
+    /// The implementation to reduce against; an external one is judged by the suite's reference.
+    #[command(flatten)]
+    implementation: ImplementationArgs,
 }
 
 pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
@@ -55,7 +45,7 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
         FixtureStatus::Ready(parts) => parts,
         FixtureStatus::Invalid(problems) => {
             for problem in problems {
-                eprintln!("error: {problem}");
+                super::error(problem);
             }
             return Ok(exit_code::CANNOT_JUDGE);
         }
@@ -67,24 +57,20 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     // Every candidate may crash the implementation (that can be the failure
     // being reduced), so the restart budget is the run budget: running out of
     // restarts must not turn into a different verdict mid-reduction.
-    let mut external_args = args.external.clone();
-    external_args.limits.max_restarts = external_args.limits.max_restarts.max(saturate(args.max_tests));
-    let external = external_args.start(Arc::clone(&interrupted))?;
-    let stored = || {
-        let expectation = format!("the stored expectation of {}, less the blocks of removed messages", fixture.id);
-        (Oracle::Stored(parts.expected.clone()), expectation)
+    let mut implementation = args.implementation.clone();
+    let limits = &mut implementation.external.limits;
+    limits.max_restarts = limits.max_restarts.max(saturate(args.max_tests));
+    let started = implementation.start(Arc::clone(&interrupted))?;
+    // An external implementation is judged by the reference where the suite
+    // has one; the reference itself only by what the fixture stores.
+    let (oracle, expectation) = match fixture.suite.reference().filter(|_| started.external().is_some()) {
+        Some(reference) => (Oracle::Reference(reference), "computed by the conform reference".to_owned()),
+        None => (
+            Oracle::Stored(parts.expected.clone()),
+            format!("the stored expectation of {}, less the blocks of removed messages", fixture.id),
+        ),
     };
-    let (subject, (oracle, expectation)): (&dyn Implementation, (Oracle, String)) =
-        match (&external, args.implementation) {
-            (Some(external), _) => (
-                external.implementation(),
-                match fixture.suite.reference() {
-                    Some(reference) => (Oracle::Reference(reference), "computed by the conform reference".to_owned()),
-                    None => stored(),
-                },
-            ),
-            (None, ImplChoice::Reference) => (&ReferenceImplementation, stored()),
-        };
+    let subject = started.implementation();
     let info = subject.info();
     let request = ReduceRequest {
         suite: fixture.suite,
@@ -97,7 +83,7 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     };
     let reduction = reduce(&request, subject);
     subject.finish();
-    if let Some(external) = &external {
+    if let Some(external) = started.external() {
         external.print_notes();
     }
     let reduction = reduction?;
@@ -134,15 +120,11 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     let problems = schema_errors(fixture.suite, &document, &text, &target);
     if !problems.is_empty() {
         for problem in problems {
-            eprintln!("error: {problem}");
+            super::error(problem);
         }
         bail!("the reduced document is not a valid fixture");
     }
-    match write_fixture(&target, &text, mode)? {
-        Written::Pending(path) => println!("pending {}", path.display()),
-        Written::Accepted(path) => println!("written {}", path.display()),
-        Written::Unchanged(path) => println!("unchanged {}", path.display()),
-    }
+    super::print_written(&write_fixture(&target, &text, mode)?, "");
     Ok(exit_code::CONFORMANT)
 }
 

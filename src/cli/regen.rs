@@ -1,32 +1,24 @@
 //! `conform regen`.
 
+use super::review::write_fixture_change;
+use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
-use conform::fixture::{SuiteFilter, load_corpus};
 use conform::regen::{RegenStatus, RegenSummary, regenerate, write_drifted};
-use conform::review::{WriteMode, Written, describe_difference, render_hunks, running_in_ci};
-use conform::run::{Selection, select};
+use conform::review::{WriteMode, Written, running_in_ci};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct RegenArgs {
-    /// Fixture trees, suite folders or fixture files.
-    #[arg(default_value = "fixtures")]
-    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    fixtures: FixtureArgs,
     /// Write nothing; list every drifted fixture with its differences and exit 1 if any drifted.
     #[arg(long)]
     check: bool,
     /// Rewrite drifted fixtures in place instead of writing NAME.json.new (refused when CI is set).
     #[arg(long, conflicts_with = "check")]
     accept: bool,
-    /// Only these suites (repeatable).
-    #[arg(long = "suite", value_name = "SUITE")]
-    suites: Vec<String>,
-    /// Only fixtures whose id (`suite/name`) matches this glob (repeatable).
-    #[arg(long = "filter", value_name = "GLOB")]
-    filters: Vec<String>,
     /// Leave line diffs out (pointer-level differences only).
     #[arg(long)]
     no_diff: bool,
@@ -34,16 +26,10 @@ pub struct RegenArgs {
 
 pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
     let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
-    let filter = SuiteFilter::new(&args.suites)?;
-    let selection = Selection::new(&args.filters)?;
-    let corpus = load_corpus(&args.paths, &filter)?;
-    super::print_notices(&corpus.notices);
-    let selected = select(&corpus, &selection);
-    if selected.is_empty() {
-        eprintln!("error: no fixtures match the given --suite/--filter options");
-        return Ok(exit_code::CANNOT_JUDGE);
-    }
-    let results = regenerate(&corpus, &selected);
+    let selected = args.fixtures.load(None)?;
+    super::print_notices(&selected.corpus.notices);
+    selected.require_some()?;
+    let results = regenerate(&selected.corpus, &selected.indexes);
     let stdout = &mut std::io::stdout().lock();
     let mut without_reference: BTreeMap<&str, usize> = BTreeMap::new();
     for result in &results {
@@ -52,17 +38,7 @@ pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
             RegenStatus::Drifted(drift) => {
                 let count = drift.differences.len() + drift.omitted;
                 writeln!(stdout, "drifted {} ({}): {count} differences", result.id, result.path.display())?;
-                for difference in &drift.differences {
-                    writeln!(stdout, "  {}", describe_difference(difference))?;
-                }
-                if drift.omitted > 0 {
-                    writeln!(stdout, "  … and {} more", drift.omitted)?;
-                }
-                if !args.no_diff {
-                    for line in render_hunks(&drift.hunks).lines() {
-                        writeln!(stdout, "    {line}")?;
-                    }
-                }
+                write_fixture_change(stdout, &drift.differences, drift.omitted, &drift.hunks, args.no_diff)?;
             }
             RegenStatus::NoReference => *without_reference.entry(result.suite).or_default() += 1,
             RegenStatus::ReferenceFailed(message) => {
@@ -83,10 +59,8 @@ pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
     }
     if !args.check {
         for written in write_drifted(&results, mode)? {
-            match written {
-                Written::Pending(path) => writeln!(stdout, "pending {}", path.display())?,
-                Written::Accepted(path) => writeln!(stdout, "rewrote {}", path.display())?,
-                Written::Unchanged(_) => {}
+            if !matches!(written, Written::Unchanged(_)) {
+                super::print_written(&written, "");
             }
         }
     }

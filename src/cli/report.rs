@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
+use conform::error::exit_code;
 use conform::report::{Format, RunReport, merge, read_report, write_files, write_html, write_html_matrix};
 use std::path::PathBuf;
 
@@ -25,9 +26,9 @@ struct MergeArgs {
     #[arg(required = true)]
     reports: Vec<PathBuf>,
     /// Folder for the merged reports.
-    #[arg(long, default_value = "reports")]
+    #[arg(long, value_name = "DIR", default_value = "reports")]
     out: PathBuf,
-    /// Formats to write (repeatable). Default: json, junit, markdown and html.
+    /// Report format to write (repeatable) [default: json, junit, markdown, html].
     #[arg(long = "format", value_enum, value_name = "FORMAT")]
     formats: Vec<FileFormat>,
 }
@@ -38,7 +39,7 @@ struct HtmlArgs {
     #[arg(required = true)]
     reports: Vec<PathBuf>,
     /// The HTML file to write.
-    #[arg(long, default_value = "reports/conform-report.html")]
+    #[arg(long, value_name = "FILE", default_value = "reports/conform-report.html")]
     out: PathBuf,
 }
 
@@ -79,9 +80,7 @@ fn merge_reports(args: MergeArgs) -> anyhow::Result<i32> {
     if formats.is_empty() {
         formats = vec![Format::Json, Format::Junit, Format::Markdown, Format::Html];
     }
-    for path in write_files(&merged, &formats, &args.out)? {
-        eprintln!("wrote {}", path.display());
-    }
+    super::print_wrote(&write_files(&merged, &formats, &args.out)?);
     println!("{}", merged.summary.summary_line());
     Ok(merged.exit_code())
 }
@@ -113,6 +112,6 @@ fn html(args: HtmlArgs) -> anyhow::Result<i32> {
     }
     conform::files::write_atomically(&args.out, &page)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    eprintln!("wrote {}", args.out.display());
-    Ok(conform::error::exit_code::CONFORMANT)
+    super::print_wrote(std::slice::from_ref(&args.out));
+    Ok(exit_code::CONFORMANT)
 }

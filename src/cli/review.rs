@@ -2,8 +2,8 @@
 
 use anyhow::Context;
 use clap::Args;
+use conform::compare::{DiffHunk, Difference};
 use conform::error::exit_code;
-use conform::json;
 use conform::review::{
     Change, PendingFixture, ReviewError, accept, changed_lines, describe, describe_difference, find_pending, reject,
     render_hunks, running_in_ci,
@@ -11,6 +11,9 @@ use conform::review::{
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+
+/// Longest description shown for a new fixture, in characters.
+const MAX_DESCRIPTION_CHARS: usize = 240;
 
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
@@ -181,10 +184,10 @@ impl Outcome {
 fn print_pending(item: &PendingFixture, no_diff: bool) -> anyhow::Result<()> {
     let stdout = &mut std::io::stdout().lock();
     match describe(item)? {
-        Change::New { lines } => {
+        Change::New { lines, description } => {
             writeln!(stdout, "new       {} ({lines} lines)", item.pending.display())?;
-            if let Some(description) = read_description(item) {
-                writeln!(stdout, "  {description}")?;
+            if let Some(description) = description {
+                writeln!(stdout, "  {}", shorten(&description, MAX_DESCRIPTION_CHARS))?;
             }
         }
         Change::Identical => {
@@ -199,28 +202,39 @@ fn print_pending(item: &PendingFixture, no_diff: bool) -> anyhow::Result<()> {
                 item.target.display(),
                 differences.len() + omitted
             )?;
-            for difference in &differences {
-                writeln!(stdout, "  {}", describe_difference(difference))?;
-            }
-            if omitted > 0 {
-                writeln!(stdout, "  … and {omitted} more")?;
-            }
-            if !no_diff {
-                for line in render_hunks(&hunks).lines() {
-                    writeln!(stdout, "    {line}")?;
-                }
-            }
+            write_fixture_change(stdout, &differences, omitted, &hunks, no_diff)?;
         }
     }
     Ok(())
 }
 
-fn read_description(item: &PendingFixture) -> Option<String> {
-    let text = std::fs::read_to_string(&item.pending).ok()?;
-    let document = json::parse_value(&text).ok()?;
-    let description = document.get("description")?.as_str()?;
-    let short: String = description.chars().take(240).collect();
-    Some(if short.len() < description.len() { format!("{short}…") } else { short })
+/// The differences of a changed fixture, one line each, and (unless
+/// `no_diff`) its line diff, current against proposed.
+pub fn write_fixture_change(
+    out: &mut dyn Write,
+    differences: &[Difference],
+    omitted: usize,
+    hunks: &[DiffHunk],
+    no_diff: bool,
+) -> std::io::Result<()> {
+    for difference in differences {
+        writeln!(out, "  {}", describe_difference(difference))?;
+    }
+    if omitted > 0 {
+        writeln!(out, "  … and {omitted} more")?;
+    }
+    if !no_diff {
+        for line in render_hunks(hunks).lines() {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `text` cut to `max` characters, with `…` when it was longer.
+fn shorten(text: &str, max: usize) -> String {
+    let short: String = text.chars().take(max).collect();
+    if short.len() < text.len() { format!("{short}…") } else { short }
 }
 
 fn glob_set(patterns: &[String]) -> anyhow::Result<GlobSet> {

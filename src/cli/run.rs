@@ -1,37 +1,28 @@
 //! `conform run`.
 
+use super::implementation::ImplementationArgs;
+use super::selection::FixtureArgs;
 use clap::{Args, ValueEnum};
 use conform::baseline::{Baseline, KnownFixtures, apply};
 use conform::error::exit_code;
-use conform::fixture::{SuiteFilter, load_corpus};
-use conform::implementation::{Implementation, ReferenceImplementation};
 use conform::report::{Format, Palette, PrettyOptions, write_files, write_pretty};
-use conform::run::{RunOptions, Selection, parse_partition, run, select};
+use conform::run::{RunOptions, parse_partition, run};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Fixture trees, suite folders or fixture files.
-    #[arg(default_value = "fixtures")]
-    paths: Vec<PathBuf>,
-    /// Only these suites (repeatable).
-    #[arg(long = "suite", value_name = "SUITE")]
-    suites: Vec<String>,
-    /// Only fixtures whose id (`suite/name`) matches this glob (repeatable).
-    #[arg(long = "filter", value_name = "GLOB")]
-    filters: Vec<String>,
-    /// The implementation to judge.
-    #[arg(long = "impl", value_enum, default_value_t = ImplChoice::Reference)]
-    implementation: ImplChoice,
-    /// Report formats (repeatable): pretty goes to stdout, the others to files in --out. Default: pretty and json.
+    #[command(flatten)]
+    fixtures: FixtureArgs,
+    /// Report format (repeatable): pretty goes to stdout, the others to files in --out [default: pretty, json].
     #[arg(long = "format", value_enum, value_name = "FORMAT")]
     formats: Vec<FormatChoice>,
     /// Folder for report files.
-    #[arg(long, default_value = "reports")]
+    #[arg(long, value_name = "DIR", default_value = "reports")]
     out: PathBuf,
     /// Parallel workers (0 = one per core).
-    #[arg(long, short = 'j', default_value_t = 0)]
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     jobs: usize,
     /// Also list passing cases.
     #[arg(long, short = 'v')]
@@ -45,17 +36,11 @@ pub struct RunArgs {
     /// Run only shard K of N (stable hash of the fixture id), e.g. 2/3.
     #[arg(long, value_name = "K/N")]
     partition: Option<String>,
-    /// The day baseline expiry dates are checked against (default: today, UTC).
+    /// The day baseline expiry dates are checked against [default: today, UTC].
     #[arg(long, value_name = "YYYY-MM-DD", hide = true)]
     today: Option<chrono::NaiveDate>,
     #[command(flatten)]
-    external: super::impl_cmd::ExternalArgs,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ImplChoice {
-    /// The built-in reference implementation.
-    Reference,
+    implementation: ImplementationArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -80,33 +65,26 @@ impl From<FormatChoice> for Format {
 }
 
 pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
-    let filter = SuiteFilter::new(&args.suites)?;
     let partition = args.partition.as_deref().map(parse_partition).transpose()?;
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
-    let selection = Selection::new(&args.filters)?.with_partition(partition);
-    let corpus = load_corpus(&args.paths, &filter)?;
-    super::print_notices(&corpus.notices);
-    let selected = select(&corpus, &selection);
+    let selected = args.fixtures.load(partition)?;
+    super::print_notices(&selected.corpus.notices);
     // An empty shard is normal when a small corpus is split many ways.
-    if selected.is_empty() && partition.is_none() {
-        eprintln!("error: no fixtures match the given --suite/--filter options");
-        return Ok(exit_code::CANNOT_JUDGE);
+    if partition.is_none() {
+        selected.require_some()?;
     }
     let interrupted = super::interrupt::flag();
-    let external = args.external.start(Arc::clone(&interrupted))?;
-    let implementation: &dyn Implementation = match (&external, args.implementation) {
-        (Some(external), _) => external.implementation(),
-        (None, ImplChoice::Reference) => &ReferenceImplementation,
-    };
-    let options = RunOptions { jobs: args.jobs, paths: args.paths.clone(), partition, cancel: Some(&interrupted) };
-    let mut report = run(&corpus, &selected, implementation, &options);
-    if let Some(external) = &external {
+    let subject = args.implementation.start(Arc::clone(&interrupted))?;
+    let options =
+        RunOptions { jobs: args.jobs, paths: args.fixtures.paths.clone(), partition, cancel: Some(&interrupted) };
+    let mut report = run(&selected.corpus, &selected.indexes, subject.implementation(), &options);
+    if let Some(external) = subject.external() {
         external.print_notes();
         external.warn_if_nothing_judged(&report);
     }
     if let Some(baseline) = &baseline {
         let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
-        apply(&mut report, baseline, &KnownFixtures::of_corpus(&corpus), today);
+        apply(&mut report, baseline, &KnownFixtures::of_corpus(&selected.corpus), today);
     }
 
     let mut formats: Vec<Format> = args.formats.iter().copied().map(Format::from).collect();
@@ -118,12 +96,9 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         let options = PrettyOptions { palette: Palette::for_stdout(), verbose: args.verbose, no_diff: args.no_diff };
         write_pretty(&report, stdout, &options)?;
     } else {
-        use std::io::Write;
         writeln!(stdout, "{}", report.summary.summary_line())?;
     }
-    for path in write_files(&report, &formats, &args.out)? {
-        eprintln!("wrote {}", path.display());
-    }
+    super::print_wrote(&write_files(&report, &formats, &args.out)?);
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);
     }

@@ -10,7 +10,10 @@ mod structural;
 mod text;
 
 pub use structural::{Difference, DifferenceKind, MAX_DIFFERENCES, differences, values_equal};
-pub use text::{DiffHunk, DiffLine, DiffTag, format_line, hunk_header, render_plain, text_diff};
+pub use text::{
+    DIFF_CONTEXT, DiffHunk, DiffLine, DiffTag, EXPECTED_ACTUAL, format_line, hunk_header, render_labeled, render_plain,
+    text_diff,
+};
 
 use crate::suite::Suite;
 use serde_json::Value;
@@ -38,6 +41,7 @@ pub fn compare(suite: &dyn Suite, input: &Value, expected: &Value, actual: &Valu
             difference.context = Some(context);
         }
     }
-    let diff = text_diff(&crate::json::to_canonical_string(expected), &crate::json::to_canonical_string(actual), 3);
+    let diff =
+        text_diff(&crate::json::to_canonical_string(expected), &crate::json::to_canonical_string(actual), DIFF_CONTEXT);
     Some(Mismatch { differences, omitted, diff })
 }

@@ -30,6 +30,26 @@ pub enum DifferenceKind {
     UnexpectedElements,
 }
 
+impl DifferenceKind {
+    /// The kebab-case name used in every report (`value-changed`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DifferenceKind::ValueChanged => "value-changed",
+            DifferenceKind::TypeChanged => "type-changed",
+            DifferenceKind::MissingMember => "missing-member",
+            DifferenceKind::UnexpectedMember => "unexpected-member",
+            DifferenceKind::MissingElements => "missing-elements",
+            DifferenceKind::UnexpectedElements => "unexpected-elements",
+        }
+    }
+}
+
+impl std::fmt::Display for DifferenceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One difference between expected and actual.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Difference {

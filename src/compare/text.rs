@@ -7,6 +7,13 @@ use std::time::Duration;
 /// Longest time spent finding a minimal diff before settling for a coarser one.
 const DIFF_DEADLINE: Duration = Duration::from_millis(500);
 
+/// Lines of context around each change, in every diff the harness shows.
+pub const DIFF_CONTEXT: usize = 3;
+
+/// What hunk headers call the two sides of a comparison of an output with
+/// its expectation.
+pub const EXPECTED_ACTUAL: (&str, &str) = ("expected", "actual");
+
 /// Whether a diff line is shared, only expected, or only actual.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -75,9 +82,15 @@ pub fn text_diff(expected: &str, actual: &str, context: usize) -> Vec<DiffHunk> 
 ///          13 |+            "state": "running"
 /// ```
 pub fn render_plain(hunks: &[DiffHunk]) -> String {
+    render_labeled(hunks, EXPECTED_ACTUAL)
+}
+
+/// Renders hunks as [`render_plain`] does, with the two sides named
+/// `labels` (the side of `-` lines first) in the hunk headers.
+pub fn render_labeled(hunks: &[DiffHunk], labels: (&str, &str)) -> String {
     let mut out = String::new();
     for hunk in hunks {
-        out.push_str(&hunk_header(hunk));
+        out.push_str(&labeled_hunk_header(hunk, labels));
         out.push('\n');
         for line in &hunk.lines {
             out.push_str(&format_line(line));
@@ -89,13 +102,17 @@ pub fn render_plain(hunks: &[DiffHunk]) -> String {
 
 /// `@@ expected A-B, actual C-D @@` for a hunk.
 pub fn hunk_header(hunk: &DiffHunk) -> String {
+    labeled_hunk_header(hunk, EXPECTED_ACTUAL)
+}
+
+fn labeled_hunk_header(hunk: &DiffHunk, (old, new): (&str, &str)) -> String {
     let range = |numbers: Vec<usize>| match (numbers.first(), numbers.last()) {
         (Some(first), Some(last)) => format!("{first}-{last}"),
         _ => "none".to_owned(),
     };
-    let expected = range(hunk.lines.iter().filter_map(|l| l.expected_line).collect());
-    let actual = range(hunk.lines.iter().filter_map(|l| l.actual_line).collect());
-    format!("@@ expected {expected}, actual {actual} @@")
+    let old_lines = range(hunk.lines.iter().filter_map(|l| l.expected_line).collect());
+    let new_lines = range(hunk.lines.iter().filter_map(|l| l.actual_line).collect());
+    format!("@@ {old} {old_lines}, {new} {new_lines} @@")
 }
 
 /// One diff line with both line numbers and a `-`/`+`/` ` marker.
@@ -123,6 +140,17 @@ mod tests {
         assert_eq!(
             rendered,
             "@@ expected 3-5, actual 3-5 @@\n    3     3 | c\n    4       |-d\n          4 |+D\n    5     5 | e\n"
+        );
+    }
+
+    #[test]
+    fn labels_name_the_sides_in_hunk_headers() {
+        let hunks = text_diff("a\nb\n", "a\nc\n", 1);
+        let rendered = render_labeled(&hunks, ("current", "proposed"));
+        assert!(rendered.starts_with("@@ current 1-2, proposed 1-2 @@\n"), "{rendered}");
+        assert_eq!(
+            rendered.lines().skip(1).collect::<Vec<_>>(),
+            render_plain(&hunks).lines().skip(1).collect::<Vec<_>>()
         );
     }
 

@@ -2,8 +2,7 @@
 
 use super::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
 use crate::reference::NoTrace;
-use crate::suite;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use crate::suite::{self, ReferenceFailure, call_reference};
 
 /// Runs each suite's reference function.
 #[derive(Clone, Copy, Debug, Default)]
@@ -27,23 +26,12 @@ impl Implementation for ReferenceImplementation {
         let Some(reference) = suite.reference() else {
             return Outcome::Error(format!("no reference implementation for suite {} yet", suite.name())).into();
         };
-        // References are meant to be total; if one panics anyway, that is a
-        // crash of this implementation on this case, not of the harness.
-        match catch_unwind(AssertUnwindSafe(|| reference(request.input, &mut NoTrace))) {
-            Ok(Ok(output)) => Outcome::Output(output).into(),
-            Ok(Err(message)) => Outcome::Error(message).into(),
-            Err(panic) => Outcome::Crash(format!("the reference panicked: {}", panic_message(&*panic))).into(),
+        // A reference that panics anyway crashed on this case, like any
+        // other implementation would; the harness goes on.
+        match call_reference(reference, request.input, &mut NoTrace) {
+            Ok(output) => Outcome::Output(output).into(),
+            Err(ReferenceFailure::Rejected(message)) => Outcome::Error(message).into(),
+            Err(panicked @ ReferenceFailure::Panicked(_)) => Outcome::Crash(panicked.to_string()).into(),
         }
-    }
-}
-
-/// The message of a caught panic payload.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&str>() {
-        (*text).to_owned()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "(no message)".to_owned()
     }
 }

@@ -25,6 +25,12 @@ pub fn tokens(pointer: &str) -> Vec<String> {
     pointer.strip_prefix('/').unwrap_or(pointer).split('/').map(|t| t.replace("~1", "/").replace("~0", "~")).collect()
 }
 
+/// The part of `pointer` below its first `depth` tokens, still escaped
+/// (`""` when the pointer is not that deep): `below("/a/b/c", 1)` is `"/b/c"`.
+pub fn below(pointer: &str, depth: usize) -> &str {
+    pointer.match_indices('/').nth(depth).map_or("", |(at, _)| &pointer[at..])
+}
+
 /// Finds the 1-based line and column where the value at `pointer` starts in
 /// the JSON `text`. Returns `None` when the pointer does not resolve (the
 /// value is missing) or the text is not valid JSON along the way; callers
@@ -185,6 +191,14 @@ mod tests {
 
     const TEXT: &str =
         "{\n    \"a\": [\n        1,\n        {\"b/c\": \"x\", \"d\": [true]}\n    ],\n    \"e~\": null\n}\n";
+
+    #[test]
+    fn below_drops_the_first_tokens_and_keeps_escapes() {
+        assert_eq!(below("/a/b~1c/d", 1), "/b~1c/d");
+        assert_eq!(below("/a/b~1c/d", 2), "/d");
+        assert_eq!(below("/a", 1), "");
+        assert_eq!(below("", 0), "");
+    }
 
     #[test]
     fn locates_members_and_elements() {

@@ -61,12 +61,9 @@ impl fmt::Display for Signature {
         match self {
             Signature::Verdict(verdict) => write!(f, "verdict {verdict}"),
             Signature::Differences(pairs) => {
-                let kind = |kind: &DifferenceKind| {
-                    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-                };
                 let list: Vec<String> = pairs
                     .iter()
-                    .map(|(pattern, k)| format!("{} {}", if pattern.is_empty() { "(root)" } else { pattern }, kind(k)))
+                    .map(|(pattern, kind)| format!("{} {kind}", if pattern.is_empty() { "(root)" } else { pattern }))
                     .collect();
                 write!(f, "{}", list.join(", "))
             }

@@ -47,23 +47,11 @@ impl Signature {
         match self {
             Signature::Difference { pattern, kind } => {
                 let pattern = if pattern.is_empty() { "(whole output)" } else { pattern };
-                format!("{pattern} {}", kind_name(*kind))
+                format!("{pattern} {kind}")
             }
             Signature::Verdict { verdict, message_class } if message_class.is_empty() => verdict.to_string(),
             Signature::Verdict { verdict, message_class } => format!("{verdict}: {message_class}"),
         }
-    }
-}
-
-/// The kebab-case name of a difference kind, as in the JSON report.
-pub fn kind_name(kind: DifferenceKind) -> &'static str {
-    match kind {
-        DifferenceKind::ValueChanged => "value-changed",
-        DifferenceKind::TypeChanged => "type-changed",
-        DifferenceKind::MissingMember => "missing-member",
-        DifferenceKind::UnexpectedMember => "unexpected-member",
-        DifferenceKind::MissingElements => "missing-elements",
-        DifferenceKind::UnexpectedElements => "unexpected-elements",
     }
 }
 
@@ -78,6 +66,24 @@ pub struct Cluster {
     pub cases: Vec<String>,
     /// How many of those cases are expected failures (`xfail`).
     pub known_failures: usize,
+}
+
+impl Cluster {
+    /// Up to `max` of the cluster's case ids, each rendered by `render`,
+    /// joined by `, `, with ` and N more` when there are more.
+    pub fn examples(&self, max: usize, render: impl Fn(&str) -> String) -> String {
+        let mut examples = self.cases.iter().take(max).map(|id| render(id)).collect::<Vec<_>>().join(", ");
+        let more = self.cases.len().saturating_sub(max);
+        if more > 0 {
+            examples.push_str(&format!(" and {more} more"));
+        }
+        examples
+    }
+
+    /// `(N known)` when some of the cases are expected failures.
+    pub fn known_note(&self) -> Option<String> {
+        (self.known_failures > 0).then(|| format!("({} known)", self.known_failures))
+    }
 }
 
 /// Groups the failing cases (those that fail the run, plus expected failures)
@@ -218,16 +224,10 @@ mod tests {
     use crate::report::DifferenceReport;
 
     fn case(id: &str, verdict: Verdict, message: &str, patterns: &[(&str, DifferenceKind)]) -> CaseReport {
+        let suite = id.split('/').next().unwrap_or("");
         CaseReport {
-            id: id.to_owned(),
-            suite: id.split('/').next().unwrap_or("").to_owned(),
-            name: id.to_owned(),
-            path: format!("{id}.json"),
             fixture_version: Some(1),
-            verdict,
-            duration_ms: 0.0,
             message: Some(message.to_owned()),
-            problems: Vec::new(),
             differences: patterns
                 .iter()
                 .map(|(pointer, kind)| DifferenceReport {
@@ -240,12 +240,7 @@ mod tests {
                     count: None,
                 })
                 .collect(),
-            omitted_differences: 0,
-            diff: Vec::new(),
-            stderr: None,
-            input: None,
-            expected: None,
-            actual: None,
+            ..CaseReport::new(id.to_owned(), suite, id.to_owned(), format!("{id}.json"), verdict)
         }
     }
 
@@ -288,6 +283,16 @@ mod tests {
         assert_eq!(message_class("unknown event `foo.bar` at line 12"), "unknown event `…` at line N");
         assert_eq!(message_class("\n  bad \"x\" and \"unterminated"), "bad \"…\" and \"…");
         assert_eq!(message_class(""), "");
+    }
+
+    #[test]
+    fn examples_are_cut_and_counted() {
+        let cases: Vec<CaseReport> =
+            (0..5).map(|i| case(&format!("chat/c{i}"), Verdict::Crash, "exit status 1", &[])).collect();
+        let clusters = cluster(&cases, None);
+        assert_eq!(clusters[0].examples(2, |id| format!("<{id}>")), "<chat/c0>, <chat/c1> and 3 more");
+        assert_eq!(clusters[0].examples(5, str::to_owned), "chat/c0, chat/c1, chat/c2, chat/c3, chat/c4");
+        assert_eq!(clusters[0].known_note(), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! is escaped (fixture content and adapter output are untrusted), and no
 //! report data is ever placed inside the script.
 
-use super::cluster::{Signature, headline, kind_name};
+use super::cluster::{Signature, headline};
 use super::html_json::{Side, escape, render_diff, render_marked, render_plain_json};
 use super::model::{CaseReport, Counts, RunReport, Tally, Verdict};
 use crate::fixture::NoticeLevel;
@@ -384,8 +384,7 @@ fn bar(counts: &Counts) -> String {
 }
 
 fn suite_matrix(page: &mut String, report: &RunReport) {
-    let verdicts: Vec<Verdict> =
-        Verdict::ALL.into_iter().filter(|v| report.summary.by_verdict.contains_key(v)).collect();
+    let verdicts = report.summary.verdicts();
     page.push_str("<section id=\"suites\"><h2>Suites</h2><table><thead><tr><th>suite</th><th class=\"num\">total</th>");
     for verdict in &verdicts {
         let _ = write!(page, "<th class=\"num\">{verdict}</th>");
@@ -399,7 +398,7 @@ fn suite_matrix(page: &mut String, report: &RunReport) {
             suite.counts.total
         );
         for verdict in &verdicts {
-            let n = suite.counts.by_verdict.get(verdict).copied().unwrap_or(0);
+            let n = suite.counts.count(*verdict);
             let _ = write!(page, "<td class=\"num\">{}</td>", if n == 0 { String::new() } else { n.to_string() });
         }
         let _ = write!(page, "<td class=\"bar-cell\">{}</td></tr>", bar(&suite.counts));
@@ -421,14 +420,13 @@ fn notices(page: &mut String, report: &RunReport) {
 
 fn baseline(page: &mut String, report: &RunReport) {
     let Some(baseline) = &report.baseline else { return };
-    let count = |verdict: Verdict| report.summary.by_verdict.get(&verdict).copied().unwrap_or(0);
     let _ = write!(
         page,
         "<section id=\"baseline\"><h2>Baseline <code>{}</code></h2><p class=\"meta\">{} entries · {} xfail · {} xpass · checked on {}</p>",
         escape(&baseline.path),
         baseline.entries.len(),
-        count(Verdict::Xfail),
-        count(Verdict::Xpass),
+        report.summary.count(Verdict::Xfail),
+        report.summary.count(Verdict::Xpass),
         escape(&baseline.today)
     );
     let problems = baseline.problems();
@@ -457,12 +455,7 @@ fn baseline(page: &mut String, report: &RunReport) {
             escape(&entry.id),
             entry.verdict,
             entry.verdict,
-            match entry.status {
-                crate::baseline::EntryStatus::Active => "active",
-                crate::baseline::EntryStatus::Stale => "stale",
-                crate::baseline::EntryStatus::Expired => "expired",
-                crate::baseline::EntryStatus::Unchecked => "unchecked",
-            },
+            entry.status.as_str(),
             escape(&entry.reason),
             entry.issue.as_deref().map(issue_link).unwrap_or_default(),
             escape(entry.expires.as_deref().unwrap_or(""))
@@ -489,26 +482,15 @@ fn clusters(page: &mut String, report: &RunReport) {
         escape(&headline)
     );
     for cluster in &report.clusters {
-        let mut examples: Vec<String> = cluster
-            .cases
-            .iter()
-            .take(MAX_CLUSTER_EXAMPLES)
-            .map(|id| format!("<a href=\"#{0}\"><code>{0}</code></a>", escape(id)))
-            .collect();
-        if cluster.cases.len() > MAX_CLUSTER_EXAMPLES {
-            examples.push(format!("and {} more", cluster.cases.len() - MAX_CLUSTER_EXAMPLES));
-        }
-        let known = if cluster.known_failures > 0 {
-            format!(" <span class=\"meta\">({} known)</span>", cluster.known_failures)
-        } else {
-            String::new()
-        };
+        let examples =
+            cluster.examples(MAX_CLUSTER_EXAMPLES, |id| format!("<a href=\"#{0}\"><code>{0}</code></a>", escape(id)));
+        let known = cluster.known_note().map(|note| format!(" <span class=\"meta\">{note}</span>")).unwrap_or_default();
         let _ = write!(
             page,
             "<tr><td class=\"num\">{}{known}</td><td class=\"cause\">{}</td><td>{}</td></tr>",
             cluster.cases.len(),
             signature_html(&cluster.signature),
-            examples.join(", ")
+            examples
         );
     }
     page.push_str("</tbody></table></section>");
@@ -521,7 +503,7 @@ fn signature_html(signature: &Signature) -> String {
         Signature::Difference { pattern, kind } => format!(
             "<code>{}</code> <span class=\"kind\">{}</span>",
             escape(if pattern.is_empty() { "(whole output)" } else { pattern }),
-            kind_name(*kind)
+            kind.as_str()
         ),
         Signature::Verdict { verdict, message_class } => {
             format!("<span class=\"badge v-{verdict}\">{verdict}</span> {}", escape(message_class))
@@ -621,7 +603,7 @@ fn case_entry(page: &mut String, case: &CaseReport, report: &RunReport) {
                 page,
                 "<tr><td class=\"mono\">{}</td><td class=\"kind\">{}</td><td>{}</td></tr>",
                 escape(if difference.pointer.is_empty() { "(whole output)" } else { &difference.pointer }),
-                kind_name(difference.kind),
+                difference.kind.as_str(),
                 escape(&difference.message)
             );
         }

@@ -139,14 +139,7 @@ fn write_node(out: &mut String, value: &Value, at: &str, marks: &BTreeMap<String
                 out.push('\n');
                 indent(out, depth + 1);
                 let here = pointer::push_index(at, index);
-                let mark = marks.get(&here);
-                if let Some(class) = mark {
-                    out.push_str(&format!("<span class=\"hl {class}\" title=\"{}\">", escape(&here)));
-                }
-                write_node(out, item, &here, marks, depth + 1);
-                if mark.is_some() {
-                    out.push_str("</span>");
-                }
+                write_marked(out, marks, &here, |out| write_node(out, item, &here, marks, depth + 1));
                 if index + 1 < items.len() {
                     out.push(',');
                 }
@@ -162,19 +155,14 @@ fn write_node(out: &mut String, value: &Value, at: &str, marks: &BTreeMap<String
                 out.push('\n');
                 indent(out, depth + 1);
                 let here = pointer::push(at, key);
-                let mark = marks.get(&here);
-                if let Some(class) = mark {
-                    out.push_str(&format!("<span class=\"hl {class}\" title=\"{}\">", escape(&here)));
-                }
-                let mut quoted = String::new();
-                write_string(&mut quoted, key);
-                out.push_str(&format!("<span class=\"k\">{}</span>: ", escape(&quoted)));
-                if let Some(member) = members.get(*key) {
-                    write_node(out, member, &here, marks, depth + 1);
-                }
-                if mark.is_some() {
-                    out.push_str("</span>");
-                }
+                write_marked(out, marks, &here, |out| {
+                    let mut quoted = String::new();
+                    write_string(&mut quoted, key);
+                    out.push_str(&format!("<span class=\"k\">{}</span>: ", escape(&quoted)));
+                    if let Some(member) = members.get(*key) {
+                        write_node(out, member, &here, marks, depth + 1);
+                    }
+                });
                 if position + 1 < keys.len() {
                     out.push(',');
                 }
@@ -194,6 +182,19 @@ fn write_node(out: &mut String, value: &Value, at: &str, marks: &BTreeMap<String
             out.push_str(&format!("<span class=\"n\">{}</span>", escape(&crate::json::to_compact_string(scalar))))
         }
     });
+}
+
+/// Writes what `body` writes, inside a highlight when the value at `here`
+/// is marked.
+fn write_marked(out: &mut String, marks: &BTreeMap<String, &'static str>, here: &str, body: impl FnOnce(&mut String)) {
+    let mark = marks.get(here);
+    if let Some(class) = mark {
+        out.push_str(&format!("<span class=\"hl {class}\" title=\"{}\">", escape(here)));
+    }
+    body(out);
+    if mark.is_some() {
+        out.push_str("</span>");
+    }
 }
 
 /// Renders line-diff hunks as a table: both line numbers, the marker and the

@@ -29,8 +29,7 @@ pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result
         report.started_at
     ));
 
-    let verdicts: Vec<Verdict> =
-        Verdict::ALL.into_iter().filter(|v| report.summary.by_verdict.contains_key(v)).collect();
+    let verdicts = report.summary.verdicts();
     md.push_str("| suite | total |");
     for verdict in &verdicts {
         md.push_str(&format!(" {verdict} |"));
@@ -41,7 +40,7 @@ pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result
     for suite in &report.suites {
         md.push_str(&format!("| {} | {} |", escape_cell(&suite.suite), suite.counts.total));
         for verdict in &verdicts {
-            md.push_str(&format!(" {} |", suite.counts.by_verdict.get(verdict).copied().unwrap_or(0)));
+            md.push_str(&format!(" {} |", suite.counts.count(*verdict)));
         }
         md.push('\n');
     }
@@ -103,23 +102,9 @@ fn clusters_section(report: &RunReport) -> String {
     let Some(headline) = headline(&report.cases, &report.clusters) else { return String::new() };
     let mut md = format!("### {headline}\n\n| cases | cause | examples |\n|---:|---|---|\n");
     for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
-        let mut examples: Vec<String> = cluster
-            .cases
-            .iter()
-            .take(MAX_CLUSTER_EXAMPLES)
-            .map(|id| format!("<code>{}</code>", html_escape(id)))
-            .collect();
-        if cluster.cases.len() > MAX_CLUSTER_EXAMPLES {
-            examples.push(format!("and {} more", cluster.cases.len() - MAX_CLUSTER_EXAMPLES));
-        }
-        let known =
-            if cluster.known_failures > 0 { format!(" ({} known)", cluster.known_failures) } else { String::new() };
-        md.push_str(&format!(
-            "| {}{known} | {} | {} |\n",
-            cluster.cases.len(),
-            escape_cell(&cluster.label),
-            examples.join(", ")
-        ));
+        let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, |id| format!("<code>{}</code>", html_escape(id)));
+        let known = cluster.known_note().map(|note| format!(" {note}")).unwrap_or_default();
+        md.push_str(&format!("| {}{known} | {} | {examples} |\n", cluster.cases.len(), escape_cell(&cluster.label)));
     }
     if report.clusters.len() > MAX_CLUSTERS {
         md.push_str(&format!("\n… and {} more causes\n", report.clusters.len() - MAX_CLUSTERS));
@@ -131,13 +116,12 @@ fn clusters_section(report: &RunReport) -> String {
 /// The baseline's effect and every entry that fails the run.
 fn baseline_section(report: &RunReport) -> String {
     let Some(baseline) = &report.baseline else { return String::new() };
-    let count = |verdict: Verdict| report.summary.by_verdict.get(&verdict).copied().unwrap_or(0);
     let mut md = format!(
         "### Baseline <code>{}</code>\n\n{} entries · {} xfail · {} xpass\n\n",
         html_escape(&baseline.path),
         baseline.entries.len(),
-        count(Verdict::Xfail),
-        count(Verdict::Xpass)
+        report.summary.count(Verdict::Xfail),
+        report.summary.count(Verdict::Xpass)
     );
     for problem in baseline.problems() {
         md.push_str(&format!("- ❌ {}\n", escape_inline(&problem)));

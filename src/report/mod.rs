@@ -17,7 +17,6 @@ mod read;
 
 pub use cluster::{Cluster, Signature};
 pub use html::{write_html, write_html_matrix};
-pub use html_json::escape as escape_html;
 pub use json::{REPORT_SCHEMA, write_json};
 pub use junit::write_junit;
 pub use markdown::write_markdown;

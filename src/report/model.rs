@@ -205,6 +205,31 @@ pub struct CaseReport {
     pub actual: Option<Value>,
 }
 
+impl CaseReport {
+    /// A report on the case `id` (`suite/name`, read from `path`) with its
+    /// verdict and no evidence yet.
+    pub fn new(id: String, suite: &str, name: String, path: String, verdict: Verdict) -> Self {
+        CaseReport {
+            id,
+            suite: suite.to_owned(),
+            name,
+            path,
+            fixture_version: None,
+            verdict,
+            duration_ms: 0.0,
+            message: None,
+            problems: Vec::new(),
+            differences: Vec::new(),
+            omitted_differences: 0,
+            diff: Vec::new(),
+            stderr: None,
+            input: None,
+            expected: None,
+            actual: None,
+        }
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }
@@ -261,6 +286,16 @@ impl Counts {
             Tally::Skipped => self.skipped += 1,
             Tally::KnownFailure => self.known_failures += 1,
         }
+    }
+
+    /// The verdicts that occurred, in report order ([`Verdict::ALL`]).
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        Verdict::ALL.into_iter().filter(|verdict| self.by_verdict.contains_key(verdict)).collect()
+    }
+
+    /// How many cases got `verdict`.
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.by_verdict.get(&verdict).copied().unwrap_or(0)
     }
 
     /// The headline counts with their names, in display order: passed,
@@ -370,7 +405,7 @@ impl RunReport {
     /// judged (invalid fixtures, unsupported versions, corpus errors), else 1
     /// when anything failed or a baseline entry is stale or expired, else 0.
     pub fn exit_code(&self) -> i32 {
-        let corpus_errors = self.notices.iter().any(|n| n.level == crate::fixture::NoticeLevel::Error);
+        let corpus_errors = self.notices.iter().any(Notice::is_error);
         let baseline = match &self.baseline {
             Some(summary) if summary.fails_run() => exit_code::FAILURES,
             _ => exit_code::CONFORMANT,

@@ -13,11 +13,6 @@ impl Palette {
         Palette { enabled: false }
     }
 
-    /// ANSI styling.
-    pub fn ansi() -> Self {
-        Palette { enabled: true }
-    }
-
     /// Styling for stdout: on for a terminal unless `NO_COLOR` is set (to
     /// anything non-empty), off otherwise.
     pub fn for_stdout() -> Self {

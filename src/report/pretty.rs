@@ -139,13 +139,8 @@ fn write_clusters(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io
     writeln!(out, "{}", p.bold(&format!("{headline}:")))?;
     let width = report.clusters.first().map_or(1, |c| c.cases.len().to_string().len());
     for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
-        let mut examples = cluster.cases.iter().take(MAX_CLUSTER_EXAMPLES).cloned().collect::<Vec<_>>().join(", ");
-        let more = cluster.cases.len().saturating_sub(MAX_CLUSTER_EXAMPLES);
-        if more > 0 {
-            examples.push_str(&format!(" and {more} more"));
-        }
-        let known =
-            if cluster.known_failures > 0 { format!(" ({} known)", cluster.known_failures) } else { String::new() };
+        let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, str::to_owned);
+        let known = cluster.known_note().map(|note| format!(" {note}")).unwrap_or_default();
         writeln!(
             out,
             "  {:>width$}  {}{known}  {}",
@@ -164,15 +159,14 @@ fn write_clusters(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io
 /// The baseline's effect and every entry that fails the run.
 fn write_baseline(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io::Result<()> {
     let Some(baseline) = &report.baseline else { return Ok(()) };
-    let count = |verdict: Verdict| report.summary.by_verdict.get(&verdict).copied().unwrap_or(0);
     let problems = baseline.problems();
     writeln!(
         out,
         "baseline {}: {} entries, {} xfail, {} xpass, {} stale or expired",
         baseline.path,
         baseline.entries.len(),
-        count(Verdict::Xfail),
-        count(Verdict::Xpass),
+        report.summary.count(Verdict::Xfail),
+        report.summary.count(Verdict::Xpass),
         problems.len()
     )?;
     for problem in problems {

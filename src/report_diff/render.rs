@@ -24,43 +24,66 @@ pub fn write_pretty_diff(diff: &ReportDiff, out: &mut dyn io::Write, p: Palette)
     if diff.regressions.len() + diff.fixes.len() > 0 || !diff.changed_failures.is_empty() {
         writeln!(out)?;
     }
-    section(out, p, "Regressions", &diff.regressions, true)?;
-    section(out, p, "Fixes", &diff.fixes, false)?;
-    section(out, p, "Changed failures", &diff.changed_failures, true)?;
-    section(out, p, "Other changes", &diff.other_changes, false)?;
+    section(out, p, Section::Regressions, &diff.regressions)?;
+    section(out, p, Section::Fixes, &diff.fixes)?;
+    section(out, p, Section::ChangedFailures, &diff.changed_failures)?;
+    section(out, p, Section::OtherChanges, &diff.other_changes)?;
     only_in(out, "New fixtures", &diff.added, "")?;
     only_in(out, "Removed fixtures", &diff.removed, "was ")?;
     writeln!(out, "{} unchanged", diff.unchanged)
 }
 
-fn section(out: &mut dyn io::Write, p: Palette, title: &str, changes: &[CaseChange], details: bool) -> io::Result<()> {
+/// The sections of changed fixtures in the terminal diff.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// Listed in red with the new differences.
+    Regressions,
+    /// Listed in green.
+    Fixes,
+    /// Listed in red with the differences before and now.
+    ChangedFailures,
+    /// Listed in yellow.
+    OtherChanges,
+}
+
+impl Section {
+    fn title(self) -> &'static str {
+        match self {
+            Section::Regressions => "Regressions",
+            Section::Fixes => "Fixes",
+            Section::ChangedFailures => "Changed failures",
+            Section::OtherChanges => "Other changes",
+        }
+    }
+}
+
+fn section(out: &mut dyn io::Write, p: Palette, section: Section, changes: &[CaseChange]) -> io::Result<()> {
     if changes.is_empty() {
         return Ok(());
     }
-    writeln!(out, "{} ({})", p.bold(title), changes.len())?;
+    writeln!(out, "{} ({})", p.bold(section.title()), changes.len())?;
     for change in changes {
         let arrow = format!("{} → {}", change.old.verdict, change.new.verdict);
-        let arrow = if title == "Fixes" {
-            p.good(&arrow)
-        } else if details {
-            p.bad(&arrow)
-        } else {
-            p.warn(&arrow)
+        let arrow = match section {
+            Section::Fixes => p.good(&arrow),
+            Section::Regressions | Section::ChangedFailures => p.bad(&arrow),
+            Section::OtherChanges => p.warn(&arrow),
         };
         writeln!(out, "  {}  {arrow}", change.id)?;
-        if !details {
-            continue;
-        }
-        if title == "Changed failures" {
-            for (label, state) in [("before", &change.old), ("now", &change.new)] {
-                for line in evidence(state).into_iter().take(3) {
-                    writeln!(out, "    {label:>6}: {line}")?;
+        match section {
+            Section::Regressions => {
+                for line in evidence(&change.new) {
+                    writeln!(out, "    {line}")?;
                 }
             }
-        } else {
-            for line in evidence(&change.new) {
-                writeln!(out, "    {line}")?;
+            Section::ChangedFailures => {
+                for (label, state) in [("before", &change.old), ("now", &change.new)] {
+                    for line in evidence(state).into_iter().take(3) {
+                        writeln!(out, "    {label:>6}: {line}")?;
+                    }
+                }
             }
+            Section::Fixes | Section::OtherChanges => {}
         }
     }
     writeln!(out)
@@ -112,72 +135,27 @@ pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Re
         markdown_html(&diff.new.implementation)
     ));
 
-    if !diff.regressions.is_empty() {
-        md.push_str(&format!("#### Regressions ({})\n\n", diff.regressions.len()));
-        md.push_str("| fixture | was | now | first difference |\n|---|---|---|---|\n");
-        for change in &diff.regressions {
-            md.push_str(&format!(
-                "| <code>{}</code> | {} | **{}** | {} |\n",
-                markdown_html(&change.id),
-                change.old.verdict,
-                change.new.verdict,
-                markdown_inline(evidence(&change.new).first().map_or("", String::as_str))
-            ));
-        }
-        md.push('\n');
-        for change in diff.regressions.iter().filter(|c| evidence(&c.new).len() > 1) {
-            md.push_str(&format!(
-                "<details><summary>all differences of <code>{}</code></summary>\n\n{}\n</details>\n\n",
-                markdown_html(&change.id),
-                markdown_fenced("text", &evidence(&change.new).join("\n"))
-            ));
-        }
-    }
-    if !diff.fixes.is_empty() {
-        md.push_str(&format!("#### Fixes ({})\n\n| fixture | was | now |\n|---|---|---|\n", diff.fixes.len()));
-        for change in &diff.fixes {
-            md.push_str(&format!(
-                "| <code>{}</code> | {} | **{}** |\n",
-                markdown_html(&change.id),
-                change.old.verdict,
-                change.new.verdict
-            ));
-        }
-        md.push('\n');
-    }
-    if !diff.changed_failures.is_empty() {
+    let first_difference = |state: &CaseState| markdown_inline(evidence(state).first().map_or("", String::as_str));
+    changes_table(&mut md, "Regressions", &diff.regressions, &["was", "now", "first difference"], |change| {
+        format!("{} | **{}** | {}", change.old.verdict, change.new.verdict, first_difference(&change.new))
+    });
+    for change in diff.regressions.iter().filter(|c| evidence(&c.new).len() > 1) {
         md.push_str(&format!(
-            "#### Changed failures ({})\n\n| fixture | before | now |\n|---|---|---|\n",
-            diff.changed_failures.len()
+            "<details><summary>all differences of <code>{}</code></summary>\n\n{}\n</details>\n\n",
+            markdown_html(&change.id),
+            markdown_fenced("text", &evidence(&change.new).join("\n"))
         ));
-        for change in &diff.changed_failures {
-            let cell = |state: &CaseState| {
-                format!("{}: {}", state.verdict, markdown_inline(evidence(state).first().map_or("", String::as_str)))
-            };
-            md.push_str(&format!(
-                "| <code>{}</code> | {} | {} |\n",
-                markdown_html(&change.id),
-                cell(&change.old),
-                cell(&change.new)
-            ));
-        }
-        md.push('\n');
     }
-    if !diff.other_changes.is_empty() {
-        md.push_str(&format!(
-            "#### Other changes ({})\n\n| fixture | was | now |\n|---|---|---|\n",
-            diff.other_changes.len()
-        ));
-        for change in &diff.other_changes {
-            md.push_str(&format!(
-                "| <code>{}</code> | {} | {} |\n",
-                markdown_html(&change.id),
-                change.old.verdict,
-                change.new.verdict
-            ));
-        }
-        md.push('\n');
-    }
+    changes_table(&mut md, "Fixes", &diff.fixes, &["was", "now"], |change| {
+        format!("{} | **{}**", change.old.verdict, change.new.verdict)
+    });
+    changes_table(&mut md, "Changed failures", &diff.changed_failures, &["before", "now"], |change| {
+        let cell = |state: &CaseState| format!("{}: {}", state.verdict, first_difference(state));
+        format!("{} | {}", cell(&change.old), cell(&change.new))
+    });
+    changes_table(&mut md, "Other changes", &diff.other_changes, &["was", "now"], |change| {
+        format!("{} | {}", change.old.verdict, change.new.verdict)
+    });
     for (title, cases) in [("New fixtures", &diff.added), ("Removed fixtures", &diff.removed)] {
         if cases.is_empty() {
             continue;
@@ -190,6 +168,28 @@ pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Re
     }
     md.push_str(&format!("{} fixtures unchanged.\n", diff.unchanged));
     out.write_all(md.as_bytes())
+}
+
+/// A `#### title (n)` section with one table row per change: the fixture,
+/// then the `columns` that `row` fills (cells joined by ` | `). Nothing when
+/// there are no changes.
+fn changes_table(
+    md: &mut String,
+    title: &str,
+    changes: &[CaseChange],
+    columns: &[&str],
+    row: impl Fn(&CaseChange) -> String,
+) {
+    if changes.is_empty() {
+        return;
+    }
+    md.push_str(&format!("#### {title} ({})\n\n| fixture | {} |\n|---|", changes.len(), columns.join(" | ")));
+    md.push_str(&"---|".repeat(columns.len()));
+    md.push('\n');
+    for change in changes {
+        md.push_str(&format!("| <code>{}</code> | {} |\n", markdown_html(&change.id), row(change)));
+    }
+    md.push('\n');
 }
 
 /// Writes the diff as JSON (pretty, trailing newline).

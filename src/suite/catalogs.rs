@@ -48,11 +48,6 @@ impl Suite for CatalogsSuite {
             [table, index, ..] if table == "codexCollaborationModes" => (format!("collaboration mode {index}"), 2),
             _ => return None,
         };
-        Some(PointerContext { label, rest: pointer_below(pointer, consumed) })
+        Some(PointerContext { label, rest: pointer::below(pointer, consumed).to_owned() })
     }
-}
-
-/// The part of `pointer` below its first `depth` tokens (still escaped).
-fn pointer_below(pointer: &str, depth: usize) -> String {
-    pointer.match_indices('/').nth(depth).map_or_else(String::new, |(at, _)| pointer[at..].to_owned())
 }

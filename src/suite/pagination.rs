@@ -12,6 +12,7 @@
 //! `expectedOutcome` (fetch-older) and `expectedCandidates` (queued-state).
 
 use super::{CaseParts, Layout, PointerContext, ReferenceFn, Suite};
+use crate::json::pointer;
 use crate::reference::pagination;
 use serde_json::{Map, Value};
 
@@ -134,7 +135,7 @@ impl Suite for PaginationSuite {
             ["expectedState", ..] => ("final state".to_owned(), 1),
             _ => return None,
         };
-        Some(PointerContext { label, rest: pointer_below(pointer, depth) })
+        Some(PointerContext { label, rest: pointer::below(pointer, depth).to_owned() })
     }
 }
 
@@ -152,9 +153,4 @@ fn is_expectation(key: &str) -> bool {
 
 fn op_kind(op: &Map<String, Value>) -> &str {
     op.get("op").and_then(Value::as_str).unwrap_or("?")
-}
-
-/// The part of `pointer` below its first `depth` tokens (still escaped).
-fn pointer_below(pointer: &str, depth: usize) -> String {
-    pointer.match_indices('/').nth(depth).map_or_else(String::new, |(at, _)| pointer[at..].to_owned())
 }

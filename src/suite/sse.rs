@@ -5,9 +5,10 @@
 //! mismatch is reported against its patch (`patches[3]: verdict`) even when
 //! the final session matches.
 
-use super::{CaseParts, Layout, PointerContext, ReferenceFn, Suite};
+use super::{CaseParts, Layout, PointerContext, ReferenceFn, Suite, split_by_layout};
+use crate::json::pointer;
 use crate::reference::sse;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 const INPUT_KEYS: &[&str] = &["initialSession", "patches"];
 const EXPECTED_KEYS: &[&str] = &["expectedPatchResults", "expectedSession"];
@@ -52,36 +53,23 @@ impl Suite for SseSuite {
                 "`expectedPatchResults` has {verdicts} verdicts for {patches} patches (one verdict per patch)"
             ));
         }
-        Ok(CaseParts { input: pick(object, INPUT_KEYS)?, expected: pick(object, EXPECTED_KEYS)? })
+        split_by_layout(self.layout(), document)
     }
 
     fn pointer_context(&self, _input: &Value, pointer: &str) -> Option<PointerContext> {
         let mut tokens = pointer.split('/').skip(1);
         match (tokens.next()?, tokens.next()) {
-            ("expectedPatchResults", Some(index)) => {
-                Some(PointerContext { label: format!("patches[{index}]: verdict"), rest: pointer_below(pointer, 2) })
-            }
+            ("expectedPatchResults", Some(index)) => Some(PointerContext {
+                label: format!("patches[{index}]: verdict"),
+                rest: pointer::below(pointer, 2).to_owned(),
+            }),
             ("expectedPatchResults", None) => {
                 Some(PointerContext { label: "verdicts".to_owned(), rest: String::new() })
             }
             ("expectedSession", _) => {
-                Some(PointerContext { label: "final session".to_owned(), rest: pointer_below(pointer, 1) })
+                Some(PointerContext { label: "final session".to_owned(), rest: pointer::below(pointer, 1).to_owned() })
             }
             _ => None,
         }
     }
-}
-
-fn pick(object: &Map<String, Value>, keys: &[&str]) -> Result<Value, String> {
-    let mut picked = Map::new();
-    for key in keys {
-        let value = object.get(*key).ok_or_else(|| format!("the document has no `{key}` member"))?;
-        picked.insert((*key).to_owned(), value.clone());
-    }
-    Ok(Value::Object(picked))
-}
-
-/// The part of `pointer` below its first `depth` tokens (still escaped).
-fn pointer_below(pointer: &str, depth: usize) -> String {
-    pointer.match_indices('/').nth(depth).map_or_else(String::new, |(at, _)| pointer[at..].to_owned())
 }

@@ -19,6 +19,7 @@ use super::protocol::{
 };
 use super::schemas::{MessageKind, violations};
 use crate::compare::compare;
+use crate::fixture::Corpus;
 use crate::implementation::{CaseRequest, Implementation, Outcome};
 use crate::suite::Suite;
 use serde_json::Value;
@@ -88,6 +89,31 @@ impl CheckCase<'_> {
             input: self.input,
         }
     }
+}
+
+/// The smoke cases of a check: the ready fixtures among `selected`, at most
+/// `per_suite` of each suite (0 = all), in corpus order.
+pub fn smoke_cases<'c>(corpus: &'c Corpus, selected: &[usize], per_suite: usize) -> Vec<CheckCase<'c>> {
+    let mut taken: HashMap<&str, usize> = HashMap::new();
+    selected
+        .iter()
+        .filter_map(|&index| corpus.fixtures.get(index))
+        .filter_map(|fixture| {
+            let parts = fixture.parts()?;
+            let count = taken.entry(fixture.suite.name()).or_default();
+            if per_suite > 0 && *count >= per_suite {
+                return None;
+            }
+            *count += 1;
+            Some(CheckCase {
+                suite: fixture.suite,
+                fixture: &fixture.name,
+                fixture_version: fixture.version.unwrap_or(1),
+                input: &parts.input,
+                expected: &parts.expected,
+            })
+        })
+        .collect()
 }
 
 /// Everything the check found.

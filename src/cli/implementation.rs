@@ -1,15 +1,51 @@
-//! Flags shared by the commands that run an external implementation
-//! (`--impl-cmd`, `--one-shot`, the limits), and starting it.
+//! Which implementation a command judges: the built-in reference (`--impl`)
+//! or an external program (`--impl-cmd`, `--one-shot` and the limits), as
+//! argument groups flattened into `run`, `reduce` and `check-adapter`, and
+//! starting it.
 
-use clap::Args;
-use conform::implementation::Implementation;
+use clap::{Args, ValueEnum};
+use conform::implementation::subprocess::options::DEFAULT_MAX_RESTARTS;
 use conform::implementation::subprocess::{
     CommandLine, OneShotImplementation, PersistentImplementation, SubprocessOptions, parse_duration, parse_size,
 };
+use conform::implementation::{Implementation, ReferenceImplementation};
 use conform::report::{RunReport, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+/// The implementations built into conform.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Builtin {
+    #[default]
+    Reference,
+}
+
+/// `--impl` or an external implementation.
+#[derive(Clone, Debug, Args)]
+#[command(next_help_heading = "Implementation")]
+pub struct ImplementationArgs {
+    /// The built-in implementation to judge when there is no --impl-cmd.
+    #[arg(long = "impl", value_enum, value_name = "NAME", default_value_t, conflicts_with = "impl_cmd")]
+    pub builtin: Builtin,
+    #[command(flatten)]
+    pub external: ExternalArgs,
+}
+
+/// An external implementation and its limits.
+#[derive(Clone, Debug, Args)]
+#[command(next_help_heading = "Implementation")]
+pub struct ExternalArgs {
+    /// An external implementation: COMMAND (split into words like a POSIX shell, no shell) speaks the conform
+    /// protocol v1 on stdin/stdout (see the README's "External implementations").
+    #[arg(long = "impl-cmd", value_name = "COMMAND")]
+    pub impl_cmd: Option<String>,
+    /// Run --impl-cmd once per case instead: the input on stdin, the output JSON on stdout.
+    #[arg(long, requires = "impl_cmd")]
+    pub one_shot: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
 
 /// Limits on an external implementation.
 #[derive(Clone, Debug, Args)]
@@ -21,9 +57,9 @@ pub struct LimitArgs {
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub hello_timeout: Option<Duration>,
     /// Restarts allowed after crashes and timeouts, for the whole run.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_RESTARTS)]
     pub max_restarts: u32,
-    /// Longest stdout line (one-shot: whole stdout) accepted (e.g. 64MiB).
+    /// Longest stdout line (one-shot: whole stdout) accepted (e.g. 512KiB, 64MiB).
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = size)]
     pub max_output: u64,
 }
@@ -50,18 +86,42 @@ fn size(text: &str) -> Result<u64, String> {
     parse_size(text).map_err(|err| err.to_string())
 }
 
-/// `conform run`'s flags for an external implementation.
-#[derive(Clone, Debug, Args)]
-pub struct ExternalArgs {
-    /// Judge an external implementation: COMMAND (split into words like a POSIX shell, no shell) speaks the
-    /// conform protocol v1 on stdin/stdout. See the README's "External implementations".
-    #[arg(long = "impl-cmd", value_name = "COMMAND", conflicts_with = "implementation")]
-    pub impl_cmd: Option<String>,
-    /// Run --impl-cmd once per case instead: the input on stdin, the output JSON on stdout.
-    #[arg(long, requires = "impl_cmd")]
-    pub one_shot: bool,
-    #[command(flatten)]
-    pub limits: LimitArgs,
+/// The implementation a command judges, started.
+pub enum Subject {
+    /// A built-in implementation, in-process.
+    Builtin(ReferenceImplementation),
+    /// An external program.
+    External(External),
+}
+
+impl Subject {
+    /// As an implementation to run.
+    pub fn implementation(&self) -> &dyn Implementation {
+        match self {
+            Subject::Builtin(reference) => reference,
+            Subject::External(external) => external.implementation(),
+        }
+    }
+
+    /// The external program, when that is what runs.
+    pub fn external(&self) -> Option<&External> {
+        match self {
+            Subject::Builtin(_) => None,
+            Subject::External(external) => Some(external),
+        }
+    }
+}
+
+impl ImplementationArgs {
+    /// Starts the implementation the flags name (see [`ExternalArgs::start`]).
+    pub fn start(&self, cancel: Arc<AtomicBool>) -> anyhow::Result<Subject> {
+        Ok(match self.external.start(cancel)? {
+            Some(external) => Subject::External(external),
+            None => match self.builtin {
+                Builtin::Reference => Subject::Builtin(ReferenceImplementation),
+            },
+        })
+    }
 }
 
 /// A started external implementation.
@@ -85,7 +145,7 @@ impl External {
     pub fn print_notes(&self) {
         if let External::Persistent(persistent) = self {
             for note in persistent.notes() {
-                eprintln!("warning: {note}");
+                super::warning(note);
             }
         }
     }
@@ -93,33 +153,38 @@ impl External {
     /// Warns when nothing could be judged at all because the implementation
     /// declared none of the selected suites and fixtureVersions.
     pub fn warn_if_nothing_judged(&self, report: &RunReport) {
-        let unsupported = report.summary.by_verdict.get(&Verdict::Unsupported).copied().unwrap_or(0);
+        let unsupported = report.summary.count(Verdict::Unsupported);
         if unsupported > 0 && unsupported == report.summary.total {
-            eprintln!(
-                "warning: every case is `unsupported`: the implementation's hello declares none of the selected suites \
-                 and fixtureVersions, so nothing was judged"
+            super::warning(
+                "every case is `unsupported`: the implementation's hello declares none of the selected suites and \
+                 fixtureVersions, so nothing was judged",
             );
         }
     }
 }
 
 impl ExternalArgs {
+    /// The parsed `--impl-cmd`, when one was given.
+    pub fn command(&self) -> anyhow::Result<Option<CommandLine>> {
+        Ok(self.impl_cmd.as_deref().map(CommandLine::parse).transpose()?)
+    }
+
     /// Starts the external implementation, if one was asked for. A command
     /// that cannot be started is an error (exit 2); one whose handshake fails
     /// runs, and every case gets that failure as its verdict.
     pub fn start(&self, cancel: Arc<AtomicBool>) -> anyhow::Result<Option<External>> {
-        let Some(text) = &self.impl_cmd else { return Ok(None) };
-        let command = CommandLine::parse(text)?;
+        let Some(command) = self.command()? else { return Ok(None) };
         let options = self.limits.options(cancel);
         if self.one_shot {
             return Ok(Some(External::OneShot(OneShotImplementation::new(command, options)?)));
         }
+        let text = command.text().to_owned();
         let persistent = PersistentImplementation::start(command, options)?;
         if let Some(problem) = persistent.startup_problem() {
-            eprintln!(
-                "error: the implementation failed its handshake, so no case can run: {}",
+            super::error(format!(
+                "the implementation failed its handshake, so no case can run: {}",
                 problem.outcome.message().unwrap_or_default()
-            );
+            ));
             eprintln!("       (`conform check-adapter --impl-cmd '{text}'` explains protocol problems step by step)");
         } else if let Some(hello) = persistent.hello() {
             let id = &hello.implementation;

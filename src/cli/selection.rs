@@ -1,0 +1,64 @@
+//! `[PATHS]… [--suite S]… [--filter GLOB]…`: which fixtures a command reads.
+//! One argument group, flattened into every command that reads fixture
+//! trees, so the paths, their default and the selection read the same
+//! everywhere.
+
+use clap::Args;
+use conform::error::SetupError;
+use conform::fixture::{Corpus, SuiteFilter, load_corpus};
+use conform::report::Partition;
+use conform::run::{Selection, select};
+use std::path::PathBuf;
+
+/// Which fixtures a command reads.
+#[derive(Clone, Debug, Args)]
+pub struct FixtureArgs {
+    /// Fixture trees, suite folders or fixture files.
+    #[arg(default_value = "fixtures")]
+    pub paths: Vec<PathBuf>,
+    /// Only fixtures of this suite (repeatable).
+    #[arg(long = "suite", value_name = "SUITE")]
+    pub suites: Vec<String>,
+    /// Only fixtures whose id (`suite/name`) matches this glob; `*` also crosses `/` (repeatable).
+    #[arg(long = "filter", value_name = "GLOB")]
+    pub filters: Vec<String>,
+}
+
+/// A loaded corpus and the fixtures a command covers.
+pub struct Selected {
+    /// Every fixture found, valid or not, with the corpus notices.
+    pub corpus: Corpus,
+    /// Indexes into `corpus.fixtures` of the selected fixtures, in corpus order.
+    pub indexes: Vec<usize>,
+}
+
+impl FixtureArgs {
+    /// The `--suite` restriction.
+    pub fn suite_filter(&self) -> Result<SuiteFilter, SetupError> {
+        SuiteFilter::new(&self.suites)
+    }
+
+    /// The `--filter` globs, restricted to one shard when `partition` is given.
+    pub fn selection(&self, partition: Option<Partition>) -> Result<Selection, SetupError> {
+        Ok(Selection::new(&self.filters)?.with_partition(partition))
+    }
+
+    /// Discovers and loads the fixtures under the paths and selects those
+    /// the options cover. The notices are left to the caller to print.
+    pub fn load(&self, partition: Option<Partition>) -> Result<Selected, SetupError> {
+        let filter = self.suite_filter()?;
+        let selection = self.selection(partition)?;
+        let corpus = load_corpus(&self.paths, &filter)?;
+        let indexes = select(&corpus, &selection);
+        Ok(Selected { corpus, indexes })
+    }
+}
+
+impl Selected {
+    /// Fails when the options select nothing: a command that judges no
+    /// fixture must not look like one that passed.
+    pub fn require_some(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(!self.indexes.is_empty(), "no fixtures match the given --suite/--filter options");
+        Ok(())
+    }
+}
