@@ -137,8 +137,10 @@ const PLAIN_CLONE_STACK_BYTES: usize = 1024 * 1024;
 /// object's hash table instead of re-hashing every key; that re-hashing was
 /// most of the cost of building the output.
 pub fn deep_clone(value: &Value) -> Value {
-    if !nests_deeper_than(value, PLAIN_CLONE_DEPTH)
-        && stacker::remaining_stack().is_some_and(|left| left > PLAIN_CLONE_STACK_BYTES)
+    // The stack is checked first: the depth probe itself recurses up to
+    // PLAIN_CLONE_DEPTH levels, which must not run close to the red zone.
+    if stacker::remaining_stack().is_some_and(|left| left > PLAIN_CLONE_STACK_BYTES)
+        && !nests_deeper_than(value, PLAIN_CLONE_DEPTH)
     {
         return value.clone();
     }
