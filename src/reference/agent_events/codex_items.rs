@@ -9,9 +9,9 @@
 
 use super::bash::classify_bash_command;
 use super::event::EventType;
-use super::js::truthy;
 use crate::json::to_compact_string;
 use crate::reference::RuleTrace;
+use crate::reference::js::truthy;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 

@@ -5,15 +5,13 @@
 //! `thinking`, `tool_start`, `tool_result`, `permission_request`,
 //! `permission_resolved`, `result`, `done`, `error`). This module owns what the
 //! three normalizers have in common: the event and disposition model, the
-//! incremental output they build, JavaScript-compatible string helpers, the
-//! bash-command classifier, the Codex thread-item mapping and the capture
+//! incremental output they build, the bash-command classifier, the Codex thread-item mapping and the capture
 //! import plumbing. Each runtime's own mapping table lives in its suite module.
 
 mod bash;
 mod codex_items;
 mod event;
 mod import;
-pub mod js;
 mod wire;
 
 pub use bash::{FileRead, classify_bash_command, unwrap_shell_command};

@@ -8,10 +8,10 @@
 
 use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, message_kind, rule};
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::{non_empty_str, or, truthy};
 use crate::reference::agent_events::{
     BlockDisposition, Disposition, EventType, Outcome, StreamOutput, decode_frame, outcome_since, put,
 };
+use crate::reference::js::{non_empty_str, or, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -10,11 +10,11 @@
 use super::methods::{MethodRule, UNKNOWN_METHOD, rule};
 use crate::json::to_compact_string;
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::{non_empty_str, or, truthy};
 use crate::reference::agent_events::{
     ALREADY_STARTED, Disposition, EventType, ItemKind, StreamOutput, ToolTracker, command_tool_name, decode_frame,
     outcome_since, put, tool_item,
 };
+use crate::reference::js::{non_empty_str, or, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

@@ -3,11 +3,11 @@
 //! started, and the error the current turn already reported).
 
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::non_empty_str;
 use crate::reference::agent_events::{
     ALREADY_STARTED, Disposition, EventType, ItemKind, StreamOutput, ToolTracker, decode_frame, outcome_since, put,
     tool_item,
 };
+use crate::reference::js::non_empty_str;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

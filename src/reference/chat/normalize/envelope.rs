@@ -4,9 +4,9 @@
 
 use super::{agent, user};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{get, num, str_of, to_js_string};
 use crate::reference::chat::model::{AgentItem, Content, NormalizedMessage, TextItem};
 use crate::reference::chat::stringify::stringify;
+use crate::reference::js::{get, num, str_of, to_js_string};
 use serde_json::Value;
 use std::borrow::Cow;
 
