@@ -1,6 +1,6 @@
-//! Capture formats whose importers live with their suite's reference
-//! (`src/reference/<suite>/import.rs`): Claude stream-json logs and session
-//! transcripts, Codex app-server and `codex exec --json` logs.
+//! Reading the per-file stream formats: Claude stream-json logs and session
+//! transcripts ([`super::claude_stream`]), Codex app-server and
+//! `codex exec --json` logs ([`super::codex_logs`]).
 //!
 //! Each capture file is read on its own; its importer turns it into one or
 //! more case inputs. A run driven over stdin has a client-side companion
@@ -9,18 +9,17 @@
 //! It is used when given on the command line or found beside the capture,
 //! and is never a capture of its own.
 
-use super::{CaptureError, CapturedCase, Imported, Provenance, SourceFile};
-use crate::reference::{claude_display, claude_events, codex_app_server_events, codex_exec_events};
+use super::jsonl::ImportError;
+use super::{CaptureError, CapturedCase, Imported, Provenance, SourceFile, claude_stream, codex_logs};
 use serde_json::Value;
-use std::fmt::Display;
 use std::path::{Path, PathBuf};
 
 /// An importer taking a capture's text and its companion's, if any.
-type WithClient<E> = fn(&str, Option<&str>) -> Result<Vec<Value>, E>;
+type WithClient = fn(&str, Option<&str>) -> Result<Vec<Value>, ImportError>;
 
 /// How one stream format reads its files.
-struct Stream<E> {
-    import: WithClient<E>,
+struct Stream {
+    import: WithClient,
     /// Suffix of the client-side companion (replacing `.jsonl`).
     companion: Option<&'static str>,
     /// The input member that lists the items.
@@ -32,7 +31,7 @@ struct Stream<E> {
 /// `--from claude-stream-json` for `claude-events`.
 pub fn claude_events(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     let stream = Stream {
-        import: claude_events::import::import_with_client,
+        import: claude_stream::import_events,
         companion: Some(".stdin.jsonl"),
         list: "messages",
         noun: "messages",
@@ -44,7 +43,7 @@ pub fn claude_events(files: &[SourceFile]) -> Result<Imported, CaptureError> {
 /// transcripts).
 pub fn claude_display(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     let stream = Stream {
-        import: |text, client| claude_display::import::import_with_client(text, client).map(|import| import.inputs),
+        import: |text, client| claude_stream::import_display(text, client).map(|import| import.inputs),
         companion: Some(".stdin.jsonl"),
         list: "messages",
         noun: "messages",
@@ -55,7 +54,7 @@ pub fn claude_display(files: &[SourceFile]) -> Result<Imported, CaptureError> {
 /// `--from codex-app-server-jsonl` for `codex-app-server-events`.
 pub fn codex_app_server(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     let stream = Stream {
-        import: codex_app_server_events::import::import_with_client,
+        import: codex_logs::import_app_server,
         companion: Some(".client.jsonl"),
         list: "frames",
         noun: "frames",
@@ -65,16 +64,12 @@ pub fn codex_app_server(files: &[SourceFile]) -> Result<Imported, CaptureError> 
 
 /// `--from codex-exec-jsonl` for `codex-exec-events`.
 pub fn codex_exec(files: &[SourceFile]) -> Result<Imported, CaptureError> {
-    let stream = Stream {
-        import: |text, _| codex_exec_events::import::import(text),
-        companion: None,
-        list: "lines",
-        noun: "lines",
-    };
+    let stream =
+        Stream { import: |text, _| codex_logs::import_exec(text), companion: None, list: "lines", noun: "lines" };
     import(files, &stream)
 }
 
-fn import<E: Display>(files: &[SourceFile], stream: &Stream<E>) -> Result<Imported, CaptureError> {
+fn import(files: &[SourceFile], stream: &Stream) -> Result<Imported, CaptureError> {
     let is_companion = |file: &SourceFile| stream.companion.is_some_and(|suffix| file.file_name().ends_with(suffix));
     let mut imported = Imported::default();
     for file in files.iter().filter(|file| !is_companion(file)) {

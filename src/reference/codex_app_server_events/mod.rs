@@ -15,11 +15,16 @@
 //! answer → `permission_resolved`; `turn/completed` → `done`; `error` →
 //! `error` unless `willRetry`; frames of child threads carry `subagent_id`.
 
-pub mod import;
 pub mod methods;
 mod normalize;
 
 pub use normalize::AppServerNormalizer;
+
+/// The `codex-app-server-jsonl` importer, re-exported for callers of its former path: it
+/// lives in [`crate::capture::codex_logs`] with the other capture formats.
+pub mod import {
+    pub use crate::capture::codex_logs::import_app_server as import_with_client;
+}
 
 use crate::reference::RuleTrace;
 use serde_json::Value;

@@ -13,10 +13,15 @@
 //! `error` except retry notices, and the file_change / mcp_tool_call /
 //! web_search items → `tool_start` / `tool_result`.
 
-pub mod import;
 mod normalize;
 
 pub use normalize::{ExecNormalizer, RETRY_NOTICE_PREFIX, line_kind, rule};
+
+/// The `codex-exec-jsonl` importer, re-exported for callers of its former path: it
+/// lives in [`crate::capture::codex_logs`] with the other capture formats.
+pub mod import {
+    pub use crate::capture::codex_logs::import_exec as import;
+}
 
 use crate::reference::RuleTrace;
 use serde_json::Value;
