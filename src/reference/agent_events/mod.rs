@@ -15,7 +15,9 @@ mod event;
 mod wire;
 
 pub use bash::{FileRead, classify_bash_command, unwrap_shell_command};
-pub(crate) use codex_items::put;
 pub use codex_items::{ALREADY_STARTED, ItemKind, ItemStatus, ToolItem, ToolTracker, command_tool_name, tool_item};
-pub use event::{BlockDisposition, Disposition, EventType, NormalizedEvent, Outcome, StreamOutput, outcome_since};
-pub use wire::{DecodedFrame, decode_frame};
+pub use event::{
+    BlockDisposition, Disposition, EventType, NormalizedEvent, Outcome, StreamOutput, done_data, error_data,
+    outcome_since, put, session_ready_data, text_data, thinking_data,
+};
+pub use wire::{InvalidItemRules, decode_object, stream_input};
