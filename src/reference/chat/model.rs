@@ -47,7 +47,28 @@ pub struct NormalizedMessage<'a> {
     pub steered: Option<&'a Value>,
 }
 
-impl NormalizedMessage<'_> {
+impl<'a> NormalizedMessage<'a> {
+    /// A message with its identity and content only: not in a sidechain,
+    /// without meta, usage, model, agent timestamp or client members.
+    pub fn new(id: Cow<'a, str>, local_id: Option<&'a str>, created_at: f64, content: Content<'a>) -> Self {
+        NormalizedMessage {
+            id,
+            local_id,
+            created_at,
+            content,
+            is_sidechain: false,
+            parent_tool_use_id: None,
+            meta: None,
+            usage: None,
+            model: None,
+            agent_timestamp: None,
+            status: None,
+            original_text: None,
+            invoked_at: None,
+            steered: None,
+        }
+    }
+
     /// The message's role.
     pub fn role(&self) -> Role {
         match self.content {

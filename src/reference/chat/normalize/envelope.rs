@@ -117,20 +117,11 @@ impl<'a> Wire<'a> {
     pub fn message(&self, content: Content<'a>, copy: Carry) -> NormalizedMessage<'a> {
         let member = |key| get(self.message, key);
         NormalizedMessage {
-            id: self.id.clone(),
-            local_id: self.local_id,
-            created_at: self.created_at,
-            content,
-            is_sidechain: false,
-            parent_tool_use_id: None,
-            meta: None,
-            usage: None,
-            model: None,
-            agent_timestamp: None,
             status: member("status"),
             original_text: member("originalText"),
             invoked_at: if copy == Carry::NoEnvelope { None } else { member("invokedAt") },
             steered: if copy == Carry::User { member("steered") } else { None },
+            ..NormalizedMessage::new(self.id.clone(), self.local_id, self.created_at, content)
         }
     }
 

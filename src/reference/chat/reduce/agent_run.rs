@@ -420,22 +420,7 @@ fn convert_trace<'a>(
             Content::Event(Event::built(vec![("type", string("message")), ("message", string(text))]))
         }
     };
-    Some(NormalizedMessage {
-        id,
-        local_id: None,
-        created_at: event_message.created_at,
-        content,
-        is_sidechain: false,
-        parent_tool_use_id: None,
-        meta: None,
-        usage: None,
-        model: None,
-        agent_timestamp: None,
-        status: None,
-        original_text: None,
-        invoked_at: None,
-        steered: None,
-    })
+    Some(NormalizedMessage::new(id, None, event_message.created_at, content))
 }
 
 /// An approximation of ICU root collation (what `localeCompare` uses) for
