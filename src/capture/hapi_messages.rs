@@ -11,6 +11,7 @@
 //! rows are de-duplicated by `id` and ordered by `seq`, as the server orders
 //! them. All files together are one session, so one case.
 
+use super::jsonl::type_name;
 use super::{CaptureError, CapturedCase, Imported, Provenance, SourceFile};
 use crate::compare::values_equal;
 use crate::json::{self, parse_json_lines};
@@ -173,17 +174,6 @@ fn take_page(file: usize, messages: &[Value], page: Option<&Value>, collected: &
     let older_exist = has_more && matches!(direction, Some("latest" | "before") | None);
     collected.pages.push(PageInfo { ids, older_exist });
     Ok(())
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Keeps one row per id, ordered by `seq` (rows without a numeric `seq`

@@ -14,7 +14,10 @@
 //! cases can be cut) and list it in [`formats`].
 
 pub mod chat_window;
+pub mod claude_stream;
+pub mod codex_logs;
 pub mod hapi_messages;
+pub mod jsonl;
 pub mod pipeline;
 pub mod streams;
 

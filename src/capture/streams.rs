@@ -1,6 +1,6 @@
-//! Capture formats whose importers live with their suite's reference
-//! (`src/reference/<suite>/import.rs`): Claude stream-json logs and session
-//! transcripts, Codex app-server and `codex exec --json` logs.
+//! Reading the per-file stream formats: Claude stream-json logs and session
+//! transcripts ([`super::claude_stream`]), Codex app-server and
+//! `codex exec --json` logs ([`super::codex_logs`]).
 //!
 //! Each capture file is read on its own; its importer turns it into one or
 //! more case inputs. A run driven over stdin has a client-side companion
@@ -9,18 +9,31 @@
 //! It is used when given on the command line or found beside the capture,
 //! and is never a capture of its own.
 
-use super::{CaptureError, CapturedCase, Imported, Provenance, SourceFile};
-use crate::reference::{claude_display, claude_events, codex_app_server_events, codex_exec_events};
+use super::claude_stream::SkippedLine;
+use super::jsonl::ImportError;
+use super::{CaptureError, CapturedCase, Imported, Provenance, SourceFile, claude_stream, codex_logs};
 use serde_json::Value;
-use std::fmt::Display;
 use std::path::{Path, PathBuf};
 
 /// An importer taking a capture's text and its companion's, if any.
-type WithClient<E> = fn(&str, Option<&str>) -> Result<Vec<Value>, E>;
+type WithClient = fn(&str, Option<&str>) -> Result<FileImport, ImportError>;
+
+/// What an importer made of one capture file.
+struct FileImport {
+    inputs: Vec<Value>,
+    /// Something worth telling the user about the file.
+    note: Option<String>,
+}
+
+impl From<Vec<Value>> for FileImport {
+    fn from(inputs: Vec<Value>) -> Self {
+        FileImport { inputs, note: None }
+    }
+}
 
 /// How one stream format reads its files.
-struct Stream<E> {
-    import: WithClient<E>,
+struct Stream {
+    import: WithClient,
     /// Suffix of the client-side companion (replacing `.jsonl`).
     companion: Option<&'static str>,
     /// The input member that lists the items.
@@ -32,7 +45,7 @@ struct Stream<E> {
 /// `--from claude-stream-json` for `claude-events`.
 pub fn claude_events(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     let stream = Stream {
-        import: claude_events::import::import_with_client,
+        import: |text, client| claude_stream::import_events(text, client).map(FileImport::from),
         companion: Some(".stdin.jsonl"),
         list: "messages",
         noun: "messages",
@@ -44,7 +57,10 @@ pub fn claude_events(files: &[SourceFile]) -> Result<Imported, CaptureError> {
 /// transcripts).
 pub fn claude_display(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     let stream = Stream {
-        import: |text, client| claude_display::import::import_with_client(text, client).map(|import| import.inputs),
+        import: |text, client| {
+            let import = claude_stream::import_display(text, client)?;
+            Ok(FileImport { note: skipped_note(&import.skipped), inputs: import.inputs })
+        },
         companion: Some(".stdin.jsonl"),
         list: "messages",
         noun: "messages",
@@ -55,7 +71,7 @@ pub fn claude_display(files: &[SourceFile]) -> Result<Imported, CaptureError> {
 /// `--from codex-app-server-jsonl` for `codex-app-server-events`.
 pub fn codex_app_server(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     let stream = Stream {
-        import: codex_app_server_events::import::import_with_client,
+        import: |text, client| codex_logs::import_app_server(text, client).map(FileImport::from),
         companion: Some(".client.jsonl"),
         list: "frames",
         noun: "frames",
@@ -66,7 +82,7 @@ pub fn codex_app_server(files: &[SourceFile]) -> Result<Imported, CaptureError> 
 /// `--from codex-exec-jsonl` for `codex-exec-events`.
 pub fn codex_exec(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     let stream = Stream {
-        import: |text, _| codex_exec_events::import::import(text),
+        import: |text, _| codex_logs::import_exec(text).map(FileImport::from),
         companion: None,
         list: "lines",
         noun: "lines",
@@ -74,7 +90,7 @@ pub fn codex_exec(files: &[SourceFile]) -> Result<Imported, CaptureError> {
     import(files, &stream)
 }
 
-fn import<E: Display>(files: &[SourceFile], stream: &Stream<E>) -> Result<Imported, CaptureError> {
+fn import(files: &[SourceFile], stream: &Stream) -> Result<Imported, CaptureError> {
     let is_companion = |file: &SourceFile| stream.companion.is_some_and(|suffix| file.file_name().ends_with(suffix));
     let mut imported = Imported::default();
     for file in files.iter().filter(|file| !is_companion(file)) {
@@ -82,8 +98,10 @@ fn import<E: Display>(files: &[SourceFile], stream: &Stream<E>) -> Result<Import
         if let Some((path, _)) = &companion {
             imported.notices.push(format!("{}: client lines from {}", file.file_name(), display_name(path)));
         }
-        let inputs = (stream.import)(&file.text, companion.as_ref().map(|(_, text)| text.as_str()))
-            .map_err(|err| CaptureError::Shape { path: file.path.clone(), message: err.to_string() })?;
+        let FileImport { inputs, note } =
+            (stream.import)(&file.text, companion.as_ref().map(|(_, text)| text.as_str()))
+                .map_err(|err| CaptureError::Shape { path: file.path.clone(), message: err.to_string() })?;
+        imported.notices.extend(note.map(|note| format!("{}: {note}", file.file_name())));
         let count = inputs.len();
         for (index, input) in inputs.into_iter().enumerate() {
             let mut sources = vec![file.file_name()];
@@ -99,6 +117,21 @@ fn import<E: Display>(files: &[SourceFile], stream: &Stream<E>) -> Result<Import
         return Err(CaptureError::Empty(stream.noun));
     }
     Ok(imported)
+}
+
+/// Which transcript lines a `claude-display` import left out, by kind.
+fn skipped_note(skipped: &[SkippedLine]) -> Option<String> {
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for line in skipped {
+        match kinds.iter_mut().find(|(kind, _)| *kind == line.kind) {
+            Some((_, count)) => *count += 1,
+            None => kinds.push((&line.kind, 1)),
+        }
+    }
+    let kinds: Vec<String> = kinds.iter().map(|(kind, count)| format!("{count} {kind}")).collect();
+    (!skipped.is_empty()).then(|| {
+        format!("{} transcript lines without an SDK counterpart skipped ({})", skipped.len(), kinds.join(", "))
+    })
 }
 
 /// The companion of `file`: given on the command line, else found beside it.
@@ -149,6 +182,25 @@ mod tests {
         let imported = claude_events(&[file("run.jsonl", stdout), file("run.stdin.jsonl", stdin)])?;
         assert_eq!(imported.cases.len(), 1);
         assert_eq!(imported.cases[0].provenance.sources, ["run.jsonl", "run.stdin.jsonl"]);
+        Ok(())
+    }
+
+    #[test]
+    fn skipped_transcript_lines_are_reported() -> Result<(), CaptureError> {
+        let transcript = concat!(
+            "{\"type\":\"progress\",\"sessionId\":\"s\"}\n",
+            "{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n",
+            "{\"type\":\"progress\",\"sessionId\":\"s\"}\n",
+            "{\"type\":\"file-history-snapshot\",\"sessionId\":\"s\"}\n",
+        );
+        let imported = claude_display(&[file("session.jsonl", transcript)])?;
+        assert_eq!(imported.cases[0].provenance.items, 1);
+        assert_eq!(
+            imported.notices,
+            [
+                "session.jsonl: 3 transcript lines without an SDK counterpart skipped (2 progress, 1 file-history-snapshot)"
+            ]
+        );
         Ok(())
     }
 

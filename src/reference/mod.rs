@@ -10,6 +10,7 @@ pub mod claude_events;
 pub mod codex_app_server_events;
 pub mod codex_exec_events;
 pub mod event_fold;
+pub mod js;
 pub mod pagination;
 pub mod sse;
 pub mod tool_policy;

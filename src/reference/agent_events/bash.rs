@@ -6,7 +6,7 @@
 //! patterns would never match; the wrapper is unwrapped first so the
 //! classifier sees the command the agent actually ran.
 
-use super::js::{DOT_CLASS, NON_SPACE_CLASS, SPACE_CLASS, trim};
+use crate::reference::js::{DOT_CLASS, NON_SPACE_CLASS, SPACE_CLASS, trim};
 use regex::Regex;
 use std::sync::LazyLock;
 

@@ -8,10 +8,10 @@
 //! mapping.
 
 use super::bash::classify_bash_command;
-use super::event::EventType;
-use super::js::truthy;
+use super::event::{EventType, put};
 use crate::json::to_compact_string;
 use crate::reference::RuleTrace;
+use crate::reference::js::truthy;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -312,14 +312,17 @@ pub struct ToolTracker {
 }
 
 impl ToolTracker {
-    /// The events a tool item's `started` (or `completed`) notification
-    /// produces, in order.
-    pub fn events(
+    /// The events a tool-like item's `started` (or `completed`)
+    /// notification produces, in order; `None` when the item is not a tool
+    /// (see [`tool_item`]).
+    pub fn item_events(
         &mut self,
         completed: bool,
-        tool: ToolItem,
+        kind: ItemKind,
+        item: &Map<String, Value>,
         trace: &mut dyn RuleTrace,
-    ) -> Vec<(EventType, Map<String, Value>)> {
+    ) -> Option<Vec<(EventType, Map<String, Value>)>> {
+        let tool = tool_item(kind, item)?;
         let mut events = Vec::new();
         let key = tool.tool_use_id.as_ref().map(to_compact_string);
         let started = key.as_ref().is_some_and(|key| self.started.contains(key));
@@ -334,14 +337,7 @@ impl ToolTracker {
             trace.hit("codex-item.tool.result");
             events.push((EventType::ToolResult, result));
         }
-        events
-    }
-}
-
-/// Inserts `key: value` when `value` is present.
-pub(crate) fn put(data: &mut Map<String, Value>, key: &str, value: Option<Value>) {
-    if let Some(value) = value {
-        data.insert(key.to_owned(), value);
+        Some(events)
     }
 }
 

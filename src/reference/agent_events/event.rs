@@ -178,6 +178,53 @@ impl StreamOutput {
     }
 }
 
+/// `delta {text}`, and `thinking {text}` without `done`.
+pub fn text_data(text: &str) -> Map<String, Value> {
+    let mut data = Map::new();
+    data.insert("text".to_owned(), Value::from(text));
+    data
+}
+
+/// `thinking {text, done?}`.
+pub fn thinking_data(text: &str, done: Option<bool>) -> Map<String, Value> {
+    let mut data = text_data(text);
+    put(&mut data, "done", done.map(Value::Bool));
+    data
+}
+
+/// `error {message, code?}`.
+pub fn error_data(message: &str, code: Option<String>) -> Map<String, Value> {
+    let mut data = Map::new();
+    data.insert("message".to_owned(), Value::from(message));
+    put(&mut data, "code", code.map(Value::from));
+    data
+}
+
+/// `session_ready {session_id?, provider_session_id}`.
+pub fn session_ready_data(session_id: Option<&str>, provider_session_id: &str) -> Map<String, Value> {
+    let mut data = Map::new();
+    put(&mut data, "session_id", session_id.map(Value::from));
+    data.insert("provider_session_id".to_owned(), Value::from(provider_session_id));
+    data
+}
+
+/// `done {}`, or `done {stopped: true}` when the turn was interrupted.
+pub fn done_data(stopped: bool) -> Map<String, Value> {
+    let mut data = Map::new();
+    if stopped {
+        data.insert("stopped".to_owned(), Value::Bool(true));
+    }
+    data
+}
+
+/// Inserts `key: value` when `value` is present (payload members that the
+/// source may omit are omitted, never null).
+pub fn put(data: &mut Map<String, Value>, key: &str, value: Option<Value>) {
+    if let Some(value) = value {
+        data.insert(key.to_owned(), value);
+    }
+}
+
 /// The events in `first..end`, or `ignored` with `reason` when the range is
 /// empty.
 pub fn outcome_since(first: usize, end: usize, reason: Cow<'static, str>) -> Outcome {

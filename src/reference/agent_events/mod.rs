@@ -5,20 +5,19 @@
 //! `thinking`, `tool_start`, `tool_result`, `permission_request`,
 //! `permission_resolved`, `result`, `done`, `error`). This module owns what the
 //! three normalizers have in common: the event and disposition model, the
-//! incremental output they build, JavaScript-compatible string helpers, the
-//! bash-command classifier, the Codex thread-item mapping and the capture
-//! import plumbing. Each runtime's own mapping table lives in its suite module.
+//! incremental output they build, the decoding of one wire item, the
+//! bash-command classifier and the Codex thread-item mapping. Each runtime's
+//! own mapping table lives in its suite module.
 
 mod bash;
 mod codex_items;
 mod event;
-mod import;
-pub mod js;
 mod wire;
 
 pub use bash::{FileRead, classify_bash_command, unwrap_shell_command};
-pub(crate) use codex_items::put;
 pub use codex_items::{ALREADY_STARTED, ItemKind, ItemStatus, ToolItem, ToolTracker, command_tool_name, tool_item};
-pub use event::{BlockDisposition, Disposition, EventType, NormalizedEvent, Outcome, StreamOutput, outcome_since};
-pub use import::{CaptureLine, ImportError, parse_capture_lines};
-pub use wire::{DecodedFrame, decode_frame};
+pub use event::{
+    BlockDisposition, Disposition, EventType, NormalizedEvent, Outcome, StreamOutput, done_data, error_data,
+    outcome_since, put, session_ready_data, text_data, thinking_data,
+};
+pub use wire::{InvalidItemRules, decode_object, stream_input};

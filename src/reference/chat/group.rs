@@ -2,8 +2,8 @@
 //! groupable tool calls into tool groups (chat-reduce §9).
 
 use super::blocks::{Block, ToolCard, is_subagent_name};
-use super::js::{first_present, get, is_obj, lowercase, str_of};
 use crate::reference::RuleTrace;
+use crate::reference::js::{first_present, get, is_obj, lowercase, str_of};
 use serde_json::Value;
 
 /// One visible block: a root block as it is, or a group of consecutive tool

@@ -9,7 +9,6 @@
 mod blocks;
 mod fast_map;
 mod group;
-mod js;
 mod model;
 mod normalize;
 mod pipeline;
@@ -19,6 +18,7 @@ mod review_json;
 mod rules;
 mod stringify;
 mod timestamp;
+mod verbatim;
 
 pub use model::*;
 pub use normalize::{normalize_message, renders};

@@ -8,6 +8,8 @@
 //! public interface of its own (the pagination suite asks it whether a row
 //! renders).
 
+use super::verbatim::deep_clone;
+use crate::reference::js::get;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -45,7 +47,28 @@ pub struct NormalizedMessage<'a> {
     pub steered: Option<&'a Value>,
 }
 
-impl NormalizedMessage<'_> {
+impl<'a> NormalizedMessage<'a> {
+    /// A message with its identity and content only: not in a sidechain,
+    /// without meta, usage, model, agent timestamp or client members.
+    pub fn new(id: Cow<'a, str>, local_id: Option<&'a str>, created_at: f64, content: Content<'a>) -> Self {
+        NormalizedMessage {
+            id,
+            local_id,
+            created_at,
+            content,
+            is_sidechain: false,
+            parent_tool_use_id: None,
+            meta: None,
+            usage: None,
+            model: None,
+            agent_timestamp: None,
+            status: None,
+            original_text: None,
+            invoked_at: None,
+            steered: None,
+        }
+    }
+
     /// The message's role.
     pub fn role(&self) -> Role {
         match self.content {
@@ -75,7 +98,7 @@ impl NormalizedMessage<'_> {
 
     /// `meta.sentFrom === "cli"`.
     pub fn sent_from_cli(&self) -> bool {
-        matches!(self.meta.and_then(|m| super::js::get(m, "sentFrom")), Some(Value::String(s)) if s == "cli")
+        matches!(self.meta.and_then(|m| get(m, "sentFrom")), Some(Value::String(s)) if s == "cli")
     }
 }
 
@@ -154,14 +177,14 @@ impl<'a> Event<'a> {
     pub fn copy(&self) -> Event<'a> {
         let value = match &self.value {
             Cow::Borrowed(value) => Cow::Borrowed(*value),
-            Cow::Owned(value) => Cow::Owned(super::js::deep_clone(value)),
+            Cow::Owned(value) => Cow::Owned(deep_clone(value)),
         };
         Event { value, origin: self.origin }
     }
 
     /// The event's `type` when it is a string.
     pub fn kind(&self) -> Option<&str> {
-        super::js::get(&self.value, "type").and_then(Value::as_str)
+        get(&self.value, "type").and_then(Value::as_str)
     }
 }
 

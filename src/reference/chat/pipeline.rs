@@ -3,11 +3,11 @@
 //! `{blocks, hasReadyEvent, latestUsage, visibleBlocks}`.
 
 use super::group::group_blocks;
-use super::js::{get, truthy};
 use super::normalize::normalize_message;
 use super::project::project;
 use super::reduce::reduce;
 use crate::reference::RuleTrace;
+use crate::reference::js::{get, truthy};
 use serde_json::Value;
 
 /// Runs normalize → reduce → group → project over a chat case input.

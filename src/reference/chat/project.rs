@@ -5,8 +5,9 @@
 
 use super::blocks::{Block, Body, Permission, ToolCard};
 use super::group::Visible;
-use super::js::{deep_clone, number, string};
 use super::reduce::{LatestUsage, Reduced};
+use crate::reference::chat::verbatim::deep_clone;
+use crate::reference::js::{number, string};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

@@ -9,10 +9,9 @@
 //! `classification` and `text_rules` decide what a user envelope is,
 //! `turns`, `tools`, `parts`, `subagents` and `skills` build the transcript,
 //! `snapshot` and `notices` the other two tracks, `projection` writes JSON.
-//! `import` turns captures into inputs.
+//! Captures become inputs in [`crate::capture::claude_stream`].
 
 mod classification;
-pub mod import;
 mod ingest;
 pub mod kinds;
 mod model;
@@ -25,6 +24,12 @@ mod subagents;
 mod text_rules;
 mod tools;
 mod turns;
+
+/// The `claude-stream-json` importer, re-exported for callers of its former path: it
+/// lives in [`crate::capture::claude_stream`] with the other capture formats.
+pub mod import {
+    pub use crate::capture::claude_stream::{DisplayImport, SkippedLine, import_display as import_with_client};
+}
 
 use crate::reference::RuleTrace;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 //! `ingest`); the three identifiers (tool use id, task id, parent tool use
 //! id) are kept apart.
 
-use super::model::{CallIx, Caller, Model, Outcome, Target};
+use super::model::{CallIx, Caller, Model, Outcome, Subagent, Target};
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -39,24 +39,32 @@ pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) ->
 
 /// `system/task_progress`.
 pub fn progress(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
-    let ix = match owner(model, message) {
-        Ok(ix) => ix,
-        Err(reason) => return Outcome::Ignored(reason),
-    };
-    let record = model.ensure_subagent(ix);
-    if record.finished {
-        return Outcome::Ignored("task-finished");
-    }
-    trace.hit("claude-display.task.progress");
-    if let Some(description) = message.get("description").and_then(Value::as_str) {
-        record.progress.push(description.to_owned());
-    }
-    update_usage(&mut record.usage, message.get("usage"));
-    settled_target(model, ix)
+    update_open_record(model, message, trace, "claude-display.task.progress", |record| {
+        if let Some(description) = message.get("description").and_then(Value::as_str) {
+            record.progress.push(description.to_owned());
+        }
+    })
 }
 
 /// `system/task_notification`.
 pub fn notification(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+    update_open_record(model, message, trace, "claude-display.task.notification", |record| {
+        if let Some(status) = message.get("status").and_then(Value::as_str) {
+            record.status = status.to_owned();
+        }
+        record.finished = true;
+    })
+}
+
+/// Applies a task frame to the record of the call owning it (and the
+/// frame's usage), unless a notification already finished that record.
+fn update_open_record(
+    model: &mut Model,
+    message: &Value,
+    trace: &mut dyn RuleTrace,
+    rule: &'static str,
+    update: impl FnOnce(&mut Subagent),
+) -> Outcome {
     let ix = match owner(model, message) {
         Ok(ix) => ix,
         Err(reason) => return Outcome::Ignored(reason),
@@ -65,12 +73,9 @@ pub fn notification(model: &mut Model, message: &Value, trace: &mut dyn RuleTrac
     if record.finished {
         return Outcome::Ignored("task-finished");
     }
-    trace.hit("claude-display.task.notification");
-    if let Some(status) = message.get("status").and_then(Value::as_str) {
-        record.status = status.to_owned();
-    }
+    trace.hit(rule);
+    update(record);
     update_usage(&mut record.usage, message.get("usage"));
-    record.finished = true;
     settled_target(model, ix)
 }
 

@@ -28,6 +28,17 @@ fn container_of(model: &Model, message: &Value) -> Result<Container, &'static st
     Ok(container)
 }
 
+/// The container and the (non-empty) content blocks of an `assistant` or
+/// `user` frame, or why the frame is ignored.
+fn turn_frame(model: &Model, message: &Value) -> Result<(Container, Vec<Value>), &'static str> {
+    let container = container_of(model, message)?;
+    let blocks = content_blocks(message).ok_or("malformed-message")?;
+    if blocks.is_empty() {
+        return Err("empty-content");
+    }
+    Ok((container, blocks))
+}
+
 fn string_field(message: &Value, key: &str) -> Option<String> {
     message.get(key).and_then(Value::as_str).map(str::to_owned)
 }
@@ -46,16 +57,10 @@ fn new_turn(message: &Value, role: &'static str, origin: Origin, parts: Vec<Part
 
 /// An `assistant` frame.
 pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
-    let container = match container_of(model, message) {
-        Ok(container) => container,
+    let (container, blocks) = match turn_frame(model, message) {
+        Ok(frame) => frame,
         Err(reason) => return Outcome::Ignored(reason),
     };
-    let Some(blocks) = content_blocks(message) else {
-        return Outcome::Ignored("malformed-message");
-    };
-    if blocks.is_empty() {
-        return Outcome::Ignored("empty-content");
-    }
     if container != Container::Main {
         trace.hit("claude-display.subagent.nested-turn");
     }
@@ -130,16 +135,10 @@ pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut d
 
 /// A `user` frame.
 pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
-    let container = match container_of(model, message) {
-        Ok(container) => container,
+    let (container, blocks) = match turn_frame(model, message) {
+        Ok(frame) => frame,
         Err(reason) => return Outcome::Ignored(reason),
     };
-    let Some(blocks) = content_blocks(message) else {
-        return Outcome::Ignored("malformed-message");
-    };
-    if blocks.is_empty() {
-        return Outcome::Ignored("empty-content");
-    }
     let place = Place {
         in_subagent: container != Container::Main,
         prompt_seen: model.transcript(container).is_some_and(|transcript| transcript.prompt_seen),

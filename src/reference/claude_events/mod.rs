@@ -12,11 +12,16 @@
 //! generator ends with `done {stopped: true}`, a failed one with `error`.
 //! Every event of a message with `parent_tool_use_id` carries `subagent_id`.
 
-pub mod import;
 pub mod kinds;
 mod normalize;
 
 pub use normalize::{ClaudeNormalizer, End};
+
+/// The `claude-stream-json` importer, re-exported for callers of its former path: it
+/// lives in [`crate::capture::claude_stream`] with the other capture formats.
+pub mod import {
+    pub use crate::capture::claude_stream::{IMPORTED_SESSION_ID, import_events as import_with_client};
+}
 
 use crate::reference::RuleTrace;
 use serde_json::Value;

@@ -8,10 +8,11 @@
 
 use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, message_kind, rule};
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::{non_empty_str, or, truthy};
 use crate::reference::agent_events::{
-    BlockDisposition, Disposition, EventType, Outcome, StreamOutput, decode_frame, outcome_since, put,
+    BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, done_data,
+    error_data, outcome_since, put, session_ready_data, text_data,
 };
+use crate::reference::js::{non_empty_str, or, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -88,12 +89,10 @@ impl ClaudeNormalizer {
             End::Completed => {
                 trace.hit("claude.end.completed");
                 if let Some(final_text) = final_text {
-                    let mut data = Map::new();
-                    data.insert("text".to_owned(), Value::from(final_text.text));
-                    let index = self.out.push(EventType::Result, data);
+                    let index = self.out.push(EventType::Result, text_data(&final_text.text));
                     self.set_outcome(final_text.disposition, Outcome::Events(vec![index]));
                 }
-                self.out.push(EventType::Done, Map::new());
+                self.out.push(EventType::Done, done_data(false));
             }
             End::Aborted => {
                 trace.hit("claude.end.aborted");
@@ -101,9 +100,7 @@ impl ClaudeNormalizer {
                     let reason = "the run was aborted, so no final result is emitted";
                     self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
                 }
-                let mut data = Map::new();
-                data.insert("stopped".to_owned(), Value::Bool(true));
-                self.out.push(EventType::Done, data);
+                self.out.push(EventType::Done, done_data(true));
             }
             End::Error(message) => {
                 trace.hit("claude.end.error");
@@ -111,9 +108,7 @@ impl ClaudeNormalizer {
                     let reason = "the run failed, so no final result is emitted";
                     self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
                 }
-                let mut data = Map::new();
-                data.insert("message".to_owned(), Value::from(message.clone()));
-                self.out.push(EventType::Error, data);
+                self.out.push(EventType::Error, error_data(message, None));
             }
         }
         self.out
@@ -126,17 +121,13 @@ impl ClaudeNormalizer {
     }
 
     fn feed_one(&mut self, raw: &Value, trace: &mut dyn RuleTrace) {
-        let decoded = match decode_frame(raw) {
-            Ok(decoded) => decoded,
-            Err(reason) => {
-                trace.hit("claude.invalid-line");
-                return self.ignore("invalid".to_owned(), Cow::Owned(reason));
-            }
+        const INVALID: InvalidItemRules =
+            InvalidItemRules { not_json: "claude.invalid-line", not_an_object: "claude.not-an-object" };
+        let message = match decode_object(raw, INVALID, trace) {
+            Ok(message) => message,
+            Err(reason) => return self.ignore("invalid".to_owned(), reason),
         };
-        let Some(message) = decoded.as_object() else {
-            trace.hit("claude.not-an-object");
-            return self.ignore("invalid".to_owned(), Cow::Borrowed("not a JSON object"));
-        };
+        let message = message.as_ref();
         let kind = message_kind(message);
         match kind.as_str() {
             "system/init" => self.init(kind, message, trace),
@@ -168,9 +159,7 @@ impl ClaudeNormalizer {
         let first = self.out.next_index();
         if let Some(provider_session_id) = non_empty_str(message.get("session_id")) {
             trace.hit("claude.init.session-ready");
-            let mut data = Map::new();
-            data.insert("session_id".to_owned(), Value::from(self.session_id.clone()));
-            data.insert("provider_session_id".to_owned(), Value::from(provider_session_id));
+            let data = session_ready_data(Some(&self.session_id), provider_session_id);
             self.out.push(EventType::SessionReady, data);
         } else {
             trace.hit("claude.init.without-session-id");
@@ -228,17 +217,13 @@ impl ClaudeNormalizer {
             (Role::Assistant, "text") => {
                 let text = block.get("text").and_then(Value::as_str)?;
                 trace.hit("claude.block.text-delta");
-                let mut data = Map::new();
-                data.insert("text".to_owned(), Value::from(text));
-                self.emit(EventType::Delta, data, subagent_id);
+                self.emit(EventType::Delta, text_data(text), subagent_id);
             }
             (Role::Assistant, "thinking") => {
                 trace.hit("claude.block.thinking");
                 // `block.thinking || block.text`
                 let text = or(block.get("thinking"), block.get("text")).and_then(Value::as_str).unwrap_or("");
-                let mut data = Map::new();
-                data.insert("text".to_owned(), Value::from(text));
-                self.emit(EventType::Thinking, data, subagent_id);
+                self.emit(EventType::Thinking, text_data(text), subagent_id);
             }
             (Role::Assistant, "tool_use" | "server_tool_use" | "mcp_tool_use") => {
                 let data = tool_start(block, block_type == "tool_use", trace);

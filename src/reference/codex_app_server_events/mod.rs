@@ -15,24 +15,24 @@
 //! answer → `permission_resolved`; `turn/completed` → `done`; `error` →
 //! `error` unless `willRetry`; frames of child threads carry `subagent_id`.
 
-pub mod import;
 pub mod methods;
 mod normalize;
 
 pub use normalize::AppServerNormalizer;
 
+/// The `codex-app-server-jsonl` importer, re-exported for callers of its former path: it
+/// lives in [`crate::capture::codex_logs`] with the other capture formats.
+pub mod import {
+    pub use crate::capture::codex_logs::import_app_server as import_with_client;
+}
+
 use crate::reference::RuleTrace;
+use crate::reference::agent_events::stream_input;
 use serde_json::Value;
 
 /// The suite reference: `{sessionId?, frames}` → `{events, dispositions}`.
 pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
-    let input = input.as_object().ok_or("the input is not a JSON object")?;
-    let frames = input.get("frames").and_then(Value::as_array).ok_or("`frames` must be an array")?;
-    let session_id = match input.get("sessionId") {
-        None => None,
-        Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => return Err("`sessionId` must be a string".to_owned()),
-    };
+    let (frames, session_id) = stream_input(input, "frames")?;
     let mut normalizer = AppServerNormalizer::new(session_id);
     normalizer.feed(frames, trace);
     Ok(normalizer.finish().to_value())

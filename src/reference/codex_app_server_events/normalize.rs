@@ -10,11 +10,11 @@
 use super::methods::{MethodRule, UNKNOWN_METHOD, rule};
 use crate::json::to_compact_string;
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::{non_empty_str, or, truthy};
 use crate::reference::agent_events::{
-    ALREADY_STARTED, Disposition, EventType, ItemKind, StreamOutput, ToolTracker, command_tool_name, decode_frame,
-    outcome_since, put, tool_item,
+    ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, command_tool_name,
+    decode_object, done_data, error_data, put, session_ready_data, text_data, thinking_data,
 };
+use crate::reference::js::{non_empty_str, or, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -67,22 +67,14 @@ impl AppServerNormalizer {
     }
 
     fn feed_one(&mut self, raw: &Value, trace: &mut dyn RuleTrace) {
+        const INVALID: InvalidItemRules =
+            InvalidItemRules { not_json: "app-server.invalid-line", not_an_object: "app-server.not-an-object" };
         let first = self.out.next_index();
-        let (kind, reason) = match decode_frame(raw) {
-            Err(reason) => {
-                trace.hit("app-server.invalid-line");
-                ("invalid".to_owned(), Cow::Owned(reason))
-            }
-            Ok(frame) => match frame.as_object() {
-                None => {
-                    trace.hit("app-server.not-an-object");
-                    ("invalid".to_owned(), Cow::Borrowed("not a JSON object"))
-                }
-                Some(frame) => self.frame(frame, trace),
-            },
+        let (kind, reason) = match decode_object(raw, INVALID, trace) {
+            Ok(frame) => self.frame(&frame, trace),
+            Err(reason) => ("invalid".to_owned(), reason),
         };
-        let outcome = outcome_since(first, self.out.next_index(), reason);
-        self.out.record(Disposition { kind, outcome, blocks: None });
+        self.out.settle(kind, first, reason);
     }
 
     /// Dispatches one frame; returns its kind and why it produced nothing
@@ -122,7 +114,7 @@ impl AppServerNormalizer {
                 if let Some(thread) = thread_id(params) {
                     self.turn_errors.remove(thread);
                 }
-                self.emit(EventType::Thinking, thinking("", Some(false)), &context);
+                self.emit(EventType::Thinking, thinking_data("", Some(false)), &context);
                 Cow::Borrowed("")
             }
             ("turn/completed", None) => self.turn_completed(params, &context, trace),
@@ -136,9 +128,7 @@ impl AppServerNormalizer {
                 Some(delta) => {
                     trace.hit("app-server.agent-message.delta");
                     self.mark_streamed(params);
-                    let mut data = Map::new();
-                    data.insert("text".to_owned(), Value::from(delta));
-                    self.emit(EventType::Delta, data, &context);
+                    self.emit(EventType::Delta, text_data(delta), &context);
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("a delta without text"),
@@ -157,7 +147,7 @@ impl AppServerNormalizer {
                     Some(delta) => {
                         trace.hit("app-server.reasoning.delta");
                         self.mark_streamed(params);
-                        self.emit(EventType::Thinking, thinking(delta, None), &context);
+                        self.emit(EventType::Thinking, thinking_data(delta, None), &context);
                         Cow::Borrowed("")
                     }
                     None => Cow::Borrowed("an empty reasoning delta"),
@@ -220,9 +210,7 @@ impl AppServerNormalizer {
         let is_child = parent.is_some_and(|parent| {
             self.main_thread.as_deref() == Some(parent) || self.child_threads.contains_key(parent)
         });
-        let mut data = Map::new();
-        put(&mut data, "session_id", self.session_id.clone().map(Value::from));
-        data.insert("provider_session_id".to_owned(), Value::from(id));
+        let mut data = session_ready_data(self.session_id.as_deref(), id);
         if is_child {
             trace.hit("app-server.thread-started.child");
             let subagent = or(params.get("agent_id"), None).cloned().unwrap_or_else(|| Value::from(id));
@@ -258,20 +246,15 @@ impl AppServerNormalizer {
                 Some(message) if reported.map(String::as_str) != Some(message) => {
                     trace.hit("app-server.turn-failed.error");
                     let code = turn.and_then(|t| t.get("error")).and_then(|e| error_code(e.get("codexErrorInfo")));
-                    self.emit(EventType::Error, error(message, code), context);
+                    self.emit(EventType::Error, error_data(message, code), context);
                 }
                 Some(_) => trace.hit("app-server.turn-failed.error-already-reported"),
                 None => {}
             }
         }
-        let mut data = Map::new();
-        if status == Some("interrupted") {
-            trace.hit("app-server.turn-completed.stopped");
-            data.insert("stopped".to_owned(), Value::Bool(true));
-        } else {
-            trace.hit("app-server.turn-completed.done");
-        }
-        self.emit(EventType::Done, data, context);
+        let stopped = status == Some("interrupted");
+        trace.hit(if stopped { "app-server.turn-completed.stopped" } else { "app-server.turn-completed.done" });
+        self.emit(EventType::Done, done_data(stopped), context);
         Cow::Borrowed("")
     }
 
@@ -295,7 +278,7 @@ impl AppServerNormalizer {
             self.turn_errors.insert(thread.to_owned(), message.to_owned());
         }
         let code = error_object.and_then(|e| error_code(e.get("codexErrorInfo")));
-        self.emit(EventType::Error, error(message, code), context);
+        self.emit(EventType::Error, error_data(message, code), context);
         Cow::Borrowed("")
     }
 
@@ -320,16 +303,14 @@ impl AppServerNormalizer {
             ItemKind::AgentMessage => match non_empty_str(item.get("text")) {
                 Some(text) => {
                     trace.hit("app-server.agent-message.completed-unstreamed");
-                    let mut data = Map::new();
-                    data.insert("text".to_owned(), Value::from(text));
-                    self.emit(EventType::Delta, data, context);
+                    self.emit(EventType::Delta, text_data(text), context);
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("an agent message without text"),
             },
             ItemKind::Reasoning if !completed => {
                 trace.hit("app-server.reasoning.started");
-                self.emit(EventType::Thinking, thinking("", Some(false)), context);
+                self.emit(EventType::Thinking, thinking_data("", Some(false)), context);
                 Cow::Borrowed("")
             }
             ItemKind::Reasoning => {
@@ -340,7 +321,7 @@ impl AppServerNormalizer {
                     trace.hit("app-server.reasoning.completed-unstreamed");
                     reasoning_text(item)
                 };
-                self.emit(EventType::Thinking, thinking(&text, Some(true)), context);
+                self.emit(EventType::Thinking, thinking_data(&text, Some(true)), context);
                 Cow::Borrowed("")
             }
             ItemKind::FunctionCall | ItemKind::FunctionCallOutput if !completed => {
@@ -354,27 +335,18 @@ impl AppServerNormalizer {
                 trace.hit("app-server.item.unknown");
                 Cow::Borrowed("unknown item type")
             }
-            _ => self.tool(completed, kind, item, context, trace),
+            // Tool-like items: `tool_start` when they start, `tool_result`
+            // when they complete (with a `tool_start` first if none was seen).
+            _ => match self.tools.item_events(completed, kind, item, trace) {
+                Some(events) => {
+                    for (event_type, data) in events {
+                        self.emit(event_type, data, context);
+                    }
+                    Cow::Borrowed(ALREADY_STARTED)
+                }
+                None => Cow::Borrowed("unknown item type"),
+            },
         }
-    }
-
-    /// Tool-like items: `tool_start` when they start, `tool_result` when
-    /// they complete (with a `tool_start` first if none was seen).
-    fn tool(
-        &mut self,
-        completed: bool,
-        kind: ItemKind,
-        item: &Map<String, Value>,
-        context: &Option<Value>,
-        trace: &mut dyn RuleTrace,
-    ) -> Reason {
-        let Some(tool) = tool_item(kind, item) else {
-            return Cow::Borrowed("unknown item type");
-        };
-        for (event_type, data) in self.tools.events(completed, tool, trace) {
-            self.emit(event_type, data, context);
-        }
-        Cow::Borrowed(ALREADY_STARTED)
     }
 
     /// Approval requests → `permission_request`.
@@ -486,20 +458,6 @@ impl AppServerNormalizer {
 /// `params.thread_id || params.threadId`.
 fn thread_id(params: &Map<String, Value>) -> Option<&str> {
     or(params.get("thread_id"), params.get("threadId")).and_then(Value::as_str)
-}
-
-fn thinking(text: &str, done: Option<bool>) -> Map<String, Value> {
-    let mut data = Map::new();
-    data.insert("text".to_owned(), Value::from(text));
-    put(&mut data, "done", done.map(Value::Bool));
-    data
-}
-
-fn error(message: &str, code: Option<String>) -> Map<String, Value> {
-    let mut data = Map::new();
-    data.insert("message".to_owned(), Value::from(message));
-    put(&mut data, "code", code.map(Value::from));
-    data
 }
 
 /// `codexErrorInfo` as a code: the string, or the one key of an object.

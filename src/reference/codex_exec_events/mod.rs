@@ -13,23 +13,23 @@
 //! `error` except retry notices, and the file_change / mcp_tool_call /
 //! web_search items → `tool_start` / `tool_result`.
 
-pub mod import;
 mod normalize;
 
 pub use normalize::{ExecNormalizer, RETRY_NOTICE_PREFIX, line_kind, rule};
 
+/// The `codex-exec-jsonl` importer, re-exported for callers of its former path: it
+/// lives in [`crate::capture::codex_logs`] with the other capture formats.
+pub mod import {
+    pub use crate::capture::codex_logs::import_exec as import;
+}
+
 use crate::reference::RuleTrace;
+use crate::reference::agent_events::stream_input;
 use serde_json::Value;
 
 /// The suite reference: `{sessionId?, lines}` → `{events, dispositions}`.
 pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
-    let input = input.as_object().ok_or("the input is not a JSON object")?;
-    let lines = input.get("lines").and_then(Value::as_array).ok_or("`lines` must be an array")?;
-    let session_id = match input.get("sessionId") {
-        None => None,
-        Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => return Err("`sessionId` must be a string".to_owned()),
-    };
+    let (lines, session_id) = stream_input(input, "lines")?;
     let mut normalizer = ExecNormalizer::new(session_id);
     normalizer.feed(lines, trace);
     Ok(normalizer.finish().to_value())

@@ -3,11 +3,11 @@
 //! started, and the error the current turn already reported).
 
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::non_empty_str;
 use crate::reference::agent_events::{
-    ALREADY_STARTED, Disposition, EventType, ItemKind, StreamOutput, ToolTracker, decode_frame, outcome_since, put,
-    tool_item,
+    ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, decode_object, error_data,
+    session_ready_data, text_data, thinking_data,
 };
+use crate::reference::js::non_empty_str;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -69,22 +69,14 @@ impl ExecNormalizer {
     }
 
     fn feed_one(&mut self, raw: &Value, trace: &mut dyn RuleTrace) {
+        const INVALID: InvalidItemRules =
+            InvalidItemRules { not_json: "exec.invalid-line", not_an_object: "exec.not-an-object" };
         let first = self.out.next_index();
-        let (kind, reason) = match decode_frame(raw) {
-            Err(reason) => {
-                trace.hit("exec.invalid-line");
-                ("invalid".to_owned(), Cow::Owned(reason))
-            }
-            Ok(line) => match line.as_object() {
-                None => {
-                    trace.hit("exec.not-an-object");
-                    ("invalid".to_owned(), Cow::Borrowed("not a JSON object"))
-                }
-                Some(line) => (line_kind(line), self.line(line, trace)),
-            },
+        let (kind, reason) = match decode_object(raw, INVALID, trace) {
+            Ok(line) => (line_kind(&line), self.line(&line, trace)),
+            Err(reason) => ("invalid".to_owned(), reason),
         };
-        let outcome = outcome_since(first, self.out.next_index(), reason);
-        self.out.record(Disposition { kind, outcome, blocks: None });
+        self.out.settle(kind, first, reason);
     }
 
     fn line(&mut self, line: &Map<String, Value>, trace: &mut dyn RuleTrace) -> Cow<'static, str> {
@@ -94,10 +86,7 @@ impl ExecNormalizer {
             "thread.started" => match non_empty_str(line.get("thread_id")) {
                 Some(thread_id) => {
                     trace.hit("exec.thread-started.session-ready");
-                    let mut data = Map::new();
-                    put(&mut data, "session_id", self.session_id.clone().map(Value::from));
-                    data.insert("provider_session_id".to_owned(), Value::from(thread_id));
-                    self.out.push(EventType::SessionReady, data);
+                    self.out.push(EventType::SessionReady, session_ready_data(self.session_id.as_deref(), thread_id));
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("a thread.started without a thread_id"),
@@ -105,7 +94,7 @@ impl ExecNormalizer {
             "turn.started" => {
                 trace.hit("exec.turn-started.thinking");
                 self.turn_error = None;
-                self.out.push(EventType::Thinking, thinking("", Some(false)));
+                self.out.push(EventType::Thinking, thinking_data("", Some(false)));
                 Cow::Borrowed("")
             }
             "turn.completed" => {
@@ -118,7 +107,7 @@ impl ExecNormalizer {
                 match message {
                     Some(message) if self.turn_error.as_deref() != Some(message) => {
                         trace.hit("exec.turn-failed.error");
-                        self.out.push(EventType::Error, error(message));
+                        self.out.push(EventType::Error, error_data(message, None));
                     }
                     Some(_) => trace.hit("exec.turn-failed.error-already-reported"),
                     None => {}
@@ -135,7 +124,7 @@ impl ExecNormalizer {
                 Some(message) => {
                     trace.hit("exec.error.emitted");
                     self.turn_error = Some(message.to_owned());
-                    self.out.push(EventType::Error, error(message));
+                    self.out.push(EventType::Error, error_data(message, None));
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("an error event without a message"),
@@ -160,22 +149,20 @@ impl ExecNormalizer {
         match kind {
             ItemKind::Reasoning if !completed => {
                 trace.hit("exec.reasoning.started");
-                self.out.push(EventType::Thinking, thinking("", Some(false)));
+                self.out.push(EventType::Thinking, thinking_data("", Some(false)));
                 Cow::Borrowed("")
             }
             ItemKind::Reasoning => {
                 trace.hit("exec.reasoning.thinking");
                 let text = item.get("text").and_then(Value::as_str).unwrap_or("");
-                self.out.push(EventType::Thinking, thinking(text, None));
+                self.out.push(EventType::Thinking, thinking_data(text, None));
                 Cow::Borrowed("")
             }
             ItemKind::AgentMessage if !completed => Cow::Borrowed("agent text is mapped from item.completed"),
             ItemKind::AgentMessage => match item.get("text").and_then(Value::as_str) {
                 Some(text) => {
                     trace.hit("exec.agent-message.delta");
-                    let mut data = Map::new();
-                    data.insert("text".to_owned(), Value::from(text));
-                    self.out.push(EventType::Delta, data);
+                    self.out.push(EventType::Delta, text_data(text));
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("an agent message without text"),
@@ -194,36 +181,15 @@ impl ExecNormalizer {
                 trace.hit("exec.item.unknown");
                 Cow::Borrowed("unknown item type")
             }
-            _ => self.tool(completed, kind, item, trace),
+            _ => match self.tools.item_events(completed, kind, item, trace) {
+                Some(events) => {
+                    for (event_type, data) in events {
+                        self.out.push(event_type, data);
+                    }
+                    Cow::Borrowed(ALREADY_STARTED)
+                }
+                None => Cow::Borrowed("unknown item type"),
+            },
         }
     }
-
-    fn tool(
-        &mut self,
-        completed: bool,
-        kind: ItemKind,
-        item: &Map<String, Value>,
-        trace: &mut dyn RuleTrace,
-    ) -> Cow<'static, str> {
-        let Some(tool) = tool_item(kind, item) else {
-            return Cow::Borrowed("unknown item type");
-        };
-        for (event_type, data) in self.tools.events(completed, tool, trace) {
-            self.out.push(event_type, data);
-        }
-        Cow::Borrowed(ALREADY_STARTED)
-    }
-}
-
-fn thinking(text: &str, done: Option<bool>) -> Map<String, Value> {
-    let mut data = Map::new();
-    data.insert("text".to_owned(), Value::from(text));
-    put(&mut data, "done", done.map(Value::Bool));
-    data
-}
-
-fn error(message: &str) -> Map<String, Value> {
-    let mut data = Map::new();
-    data.insert("message".to_owned(), Value::from(message));
-    data
 }

@@ -17,7 +17,7 @@ use super::model::{
     derived_content,
 };
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::truthy;
+use crate::reference::js::truthy;
 use serde_json::{Map, Value};
 
 /// Sub-agents nest at most this deep; a deeper spawn becomes a plain tool

@@ -4,7 +4,7 @@
 
 use super::model::{ToolBlock, ToolStatus};
 use crate::json::utf16_len;
-use crate::reference::agent_events::js::{trim, truthy};
+use crate::reference::js::{trim, truthy};
 use regex::Regex;
 use serde_json::Value;
 use std::sync::LazyLock;

@@ -6,6 +6,7 @@
 //! they are computed once when the row enters the store.
 
 use crate::json::cmp_utf16;
+use crate::reference::js::{is_blank, truthy};
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
 
@@ -171,7 +172,7 @@ impl Row {
             invoked_at,
             scheduled_at: object.get("scheduledAt").cloned(),
             status,
-            steered: object.get("steered").is_some_and(is_truthy),
+            steered: truthy(object.get("steered")),
             stream: reasoning_stream(content),
             facts: ContentFacts {
                 user: is_user_content(content),
@@ -255,17 +256,6 @@ pub fn sort_rows(rows: Vec<Row>) -> Vec<Row> {
     merged
 }
 
-/// JavaScript truthiness of a JSON value.
-pub fn is_truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(flag) => *flag,
-        Value::Number(number) => number.as_f64().is_some_and(|n| n != 0.0 && !n.is_nan()),
-        Value::String(text) => !text.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
-    }
-}
-
 fn is_user_content(content: &Value) -> bool {
     content.get("role").and_then(Value::as_str) == Some("user")
 }
@@ -296,7 +286,7 @@ fn reasoning_stream(content: &Value) -> Option<String> {
         return None;
     }
     let id = data.get("id").and_then(Value::as_str)?;
-    id.chars().any(|c| !is_js_whitespace(c)).then(|| id.to_owned())
+    (!is_blank(id)).then(|| id.to_owned())
 }
 
 /// A codex `agent-run-start` / `-update` / `-trace` row (raw content).
@@ -310,25 +300,6 @@ fn is_agent_run(content: &Value) -> bool {
     }
     let kind = payload.get("data").filter(|data| data.is_object()).and_then(|data| data.get("type"));
     matches!(kind.and_then(Value::as_str), Some("agent-run-start" | "agent-run-update" | "agent-run-trace"))
-}
-
-/// ECMAScript `WhiteSpace` and `LineTerminator` (what `String.prototype.trim`
-/// strips).
-fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\u{9}'..='\u{d}'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
-    )
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 pub mod rules;
 
 use crate::reference::RuleTrace;
-use crate::reference::agent_events::js::trim;
+use crate::reference::js::trim;
 use rules::{
     ALLOWED_SHELL, ALLOWED_WRITE, DENIED_SHELL, IMPL_ALLOWED_SHELL, IMPL_ALLOWED_TOOLS, IMPL_DENIED,
     PLANNER_READ_TOOLS, PLANNER_WRITE_TOOLS,

@@ -5,7 +5,7 @@
 //! `\b`: the seed's security lesson (start-of-string anchors let
 //! `echo ok; rm -rf /` through) applies to every deny pattern.
 
-use crate::reference::agent_events::js::js_pattern;
+use crate::reference::js::js_pattern;
 use regex::Regex;
 use std::sync::LazyLock;
 

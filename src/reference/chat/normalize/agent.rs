@@ -5,9 +5,9 @@
 use super::envelope::{Carry, Record, Wire};
 use super::{agy, claude, codex};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{get, is_blank, is_obj, str_of, truthy};
 use crate::reference::chat::model::{Content, Event, NormalizedMessage};
 use crate::reference::chat::stringify::stringify;
+use crate::reference::js::{get, is_blank, is_obj, str_of, truthy};
 use serde_json::Value;
 
 /// Normalizes a record whose role is exactly `"agent"`; `None` hides it.

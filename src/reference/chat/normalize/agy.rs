@@ -4,11 +4,12 @@
 
 use super::envelope::{Carry, Record, Wire};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{
-    ascii_digits_len, contains_ascii_ci, deep_clone, entries, first_present, get, is_lt, is_obj, is_word, is_ws,
-    lowercase, str_of, string, trim, trim_end,
-};
 use crate::reference::chat::model::{AgentItem, Content, NormalizedMessage, TextItem, ToolCall, ToolResult};
+use crate::reference::chat::verbatim::deep_clone;
+use crate::reference::js::{
+    ascii_digits_len, contains_ascii_ci, entries, find_ascii_ci, first_present, get, is_line_terminator, is_obj,
+    is_whitespace, is_word_char, lowercase, str_of, string, trim, trim_end,
+};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -74,7 +75,7 @@ fn find_echo(text: &str) -> Option<usize> {
     while let Some(found) = text[from..].find("[Message]") {
         let start = from + found;
         let after = &text[start + "[Message]".len()..];
-        let rest = after.trim_start_matches(is_ws);
+        let rest = after.trim_start_matches(is_whitespace);
         if rest.len() < after.len() && rest.starts_with("timestamp=") {
             return Some(start);
         }
@@ -91,7 +92,7 @@ fn task_log(text: &str) -> Option<&str> {
         return None;
     }
     let after = rest[digits..].strip_prefix(" log")?;
-    (!after.chars().next().is_some_and(is_word)).then(|| &rest[..digits])
+    (!after.chars().next().is_some_and(is_word_char)).then(|| &rest[..digits])
 }
 
 /// `agy_tool_action` (§8.2): always a completed tool pair.
@@ -215,7 +216,7 @@ fn strip_line_indent(text: &str) -> Cow<'_, str> {
             changed = true;
             continue;
         }
-        at_line_start = is_lt(c);
+        at_line_start = is_line_terminator(c);
         out.push(c);
     }
     if changed { Cow::Owned(out) } else { Cow::Borrowed(text) }
@@ -234,11 +235,11 @@ fn find_task_label(raw: &str) -> Option<&str> {
 fn failed_exit_code(body: &str) -> Option<&str> {
     const PHRASE: &str = "failed with exit code";
     let mut from = 0;
-    while let Some(found) = crate::reference::chat::js::find_ascii_ci(&body[from..], PHRASE) {
+    while let Some(found) = find_ascii_ci(&body[from..], PHRASE) {
         let start = from + found;
         let mut rest = &body[start + PHRASE.len()..];
         rest = rest.strip_prefix(':').unwrap_or(rest);
-        rest = rest.trim_start_matches(is_ws);
+        rest = rest.trim_start_matches(is_whitespace);
         let digits = ascii_digits_len(rest);
         if digits > 0 {
             return Some(&rest[..digits]);
@@ -256,7 +257,7 @@ fn error_text(raw: &str) -> Cow<'_, str> {
     let mut at_line_start = true;
     while !rest.is_empty() {
         if at_line_start && rest.starts_with("Created At:") {
-            let line_end = rest.find(is_lt).unwrap_or(rest.len());
+            let line_end = rest.find(is_line_terminator).unwrap_or(rest.len());
             let mut cut = line_end;
             if rest[line_end..].starts_with("\r\n") {
                 cut += 2;
@@ -271,7 +272,7 @@ fn error_text(raw: &str) -> Cow<'_, str> {
         }
         let Some(c) = rest.chars().next() else { break };
         text.push(c);
-        at_line_start = is_lt(c);
+        at_line_start = is_line_terminator(c);
         rest = &rest[c.len_utf8()..];
     }
     // 2. From the first `Guidance:` (and one LF before it) to the end.
@@ -283,7 +284,7 @@ fn error_text(raw: &str) -> Cow<'_, str> {
     //    terminator that ends the line stays.
     if let Some(at) = text.find("Retries remaining:") {
         let start = if text[..at].ends_with('\n') { at - 1 } else { at };
-        let end = text[at..].find(is_lt).map_or(text.len(), |offset| at + offset);
+        let end = text[at..].find(is_line_terminator).map_or(text.len(), |offset| at + offset);
         text.replace_range(start..end, "");
     }
     Cow::Owned(trim(&text).to_owned())
@@ -385,7 +386,7 @@ fn strip_result<'a>(raw: &'a str, name: &str, action: &str) -> Cow<'a, str> {
                     || line.starts_with("Total Bytes:")
                     || line
                         .strip_prefix("Showing lines")
-                        .is_some_and(|after| !after.chars().next().is_some_and(is_word))
+                        .is_some_and(|after| !after.chars().next().is_some_and(is_word_char))
             });
             if next.len() == text.len() {
                 break;
@@ -399,7 +400,7 @@ fn strip_result<'a>(raw: &'a str, name: &str, action: &str) -> Cow<'a, str> {
     if (name == "Write" || name == "Edit" || action == "CODE_ACTION")
         && let Some(at) = text.find("If relevant, proactively run terminal commands")
     {
-        text = text[..at].trim_end_matches(is_ws);
+        text = text[..at].trim_end_matches(is_whitespace);
     }
     text = trim(text);
     if is_read {
@@ -423,7 +424,7 @@ fn strip_leading_line(text: &str, matches: impl Fn(&str) -> bool) -> &str {
     if !matches(text) {
         return text;
     }
-    match text.find(is_lt) {
+    match text.find(is_line_terminator) {
         None => "",
         Some(end) if text[end..].starts_with("\r\n") => &text[end + 2..],
         Some(end) if text[end..].starts_with('\n') => &text[end + 1..],

@@ -4,13 +4,13 @@
 
 use super::envelope::{Carry, Record, Wire};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{
-    entries, get, get_in, is_obj, non_negative, num, number, obj, safe_uint, sorted_clone, str_of, string, truthy,
-};
 use crate::reference::chat::model::{
     AgentItem, Content, Event, NormalizedMessage, ResultPermission, TextItem, ToolCall, ToolResult, Usage,
 };
 use crate::reference::chat::timestamp::parse_agent_timestamp;
+use crate::reference::js::{
+    entries, get, get_in, is_obj, non_negative, num, number, obj, safe_uint, sorted_clone, str_of, string, truthy,
+};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

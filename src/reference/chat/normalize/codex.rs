@@ -6,10 +6,11 @@
 use super::envelope::{Carry, Record, Wire};
 use super::{plan, review};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{deep_clone, first_present, get, is_lt, num, number, obj, str_of, string, truthy};
 use crate::reference::chat::model::{
     AgentItem, Content, Event, GeneratedImage, MediaSource, NormalizedMessage, TextItem, ToolCall, ToolResult, Usage,
 };
+use crate::reference::chat::verbatim::deep_clone;
+use crate::reference::js::{first_present, get, is_line_terminator, num, number, obj, str_of, string, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -219,7 +220,7 @@ fn is_pi_stream(id: &str) -> bool {
     let head = strip_number_suffix(rest, "-text-")
         .and_then(|r| strip_number_suffix(r, "-message-"))
         .and_then(|r| strip_number_suffix(r, "-turn-"));
-    head.is_some_and(|head| !head.is_empty() && !head.contains(is_lt))
+    head.is_some_and(|head| !head.is_empty() && !head.contains(is_line_terminator))
 }
 
 /// `InlineMediaSource` from `data.source` (a JSON object, not an array).

@@ -4,9 +4,9 @@
 
 use super::{agent, user};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{get, num, str_of, to_js_string};
 use crate::reference::chat::model::{AgentItem, Content, NormalizedMessage, TextItem};
 use crate::reference::chat::stringify::stringify;
+use crate::reference::js::{get, num, str_of, to_js_string};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -117,20 +117,11 @@ impl<'a> Wire<'a> {
     pub fn message(&self, content: Content<'a>, copy: Carry) -> NormalizedMessage<'a> {
         let member = |key| get(self.message, key);
         NormalizedMessage {
-            id: self.id.clone(),
-            local_id: self.local_id,
-            created_at: self.created_at,
-            content,
-            is_sidechain: false,
-            parent_tool_use_id: None,
-            meta: None,
-            usage: None,
-            model: None,
-            agent_timestamp: None,
             status: member("status"),
             original_text: member("originalText"),
             invoked_at: if copy == Carry::NoEnvelope { None } else { member("invokedAt") },
             steered: if copy == Carry::User { member("steered") } else { None },
+            ..NormalizedMessage::new(self.id.clone(), self.local_id, self.created_at, content)
         }
     }
 

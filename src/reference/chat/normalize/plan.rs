@@ -3,8 +3,8 @@
 //! with a fixed id, so every snapshot updates the same card.
 
 use super::envelope::Wire;
-use crate::reference::chat::js::{first_present, get, is_ws, lowercase, str_of, string, trim};
 use crate::reference::chat::model::{AgentItem, ToolCall, ToolResult};
+use crate::reference::js::{first_present, get, is_whitespace, lowercase, str_of, string, trim};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -81,7 +81,7 @@ fn plan_entry(element: &Value) -> Option<Value> {
 fn plan_status(status: Option<&str>) -> &'static str {
     let Some(status) = status else { return "pending" };
     let normalized: String =
-        lowercase(trim(status)).chars().map(|c| if is_ws(c) || c == '-' { '_' } else { c }).collect();
+        lowercase(trim(status)).chars().map(|c| if is_whitespace(c) || c == '-' { '_' } else { c }).collect();
     match normalized.as_str() {
         "completed" | "complete" | "done" => "completed",
         "in_progress" | "inprogress" | "active" | "running" => "in_progress",

@@ -1,8 +1,8 @@
 //! Codex review detection (chat-normalize §10.1): a codex `message` whose
 //! text is a JSON object with review markers becomes a structured review.
 
-use crate::reference::chat::js::{number, string, trim};
 use crate::reference::chat::review_json::{Json, first_present, parse};
+use crate::reference::js::{number, string, trim};
 use serde_json::{Map, Value};
 
 /// The normalized review object, when `text` is a review.

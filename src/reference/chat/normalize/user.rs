@@ -3,9 +3,9 @@
 
 use super::envelope::{Carry, Record, Wire};
 use crate::reference::RuleTrace;
-use crate::reference::chat::js::{get, str_of};
 use crate::reference::chat::model::{Attachment, Content, NormalizedMessage, UserText};
 use crate::reference::chat::stringify::stringify;
+use crate::reference::js::{get, str_of};
 use serde_json::Value;
 use std::borrow::Cow;
 

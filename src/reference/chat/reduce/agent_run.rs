@@ -7,8 +7,9 @@ use super::timeline::{Shared, Timeline, reduce_timeline, title_map};
 use super::tools::Seed;
 use crate::reference::chat::blocks::{ToolCard, ToolState};
 use crate::reference::chat::fast_map::{FastMap, FastSet};
-use crate::reference::chat::js::{collapse_ws, deep_clone, entries, get, is_obj, str_of, string, truthy};
 use crate::reference::chat::model::{AgentItem, Content, Event, NormalizedMessage, TextItem, ToolCall, ToolResult};
+use crate::reference::chat::verbatim::deep_clone;
+use crate::reference::js::{collapse_whitespace, entries, get, is_obj, str_of, string, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -105,11 +106,11 @@ impl<'e> RunEvent<'e> {
             .iter()
             .find_map(|key| str_of(input.and_then(|i| get(i, key))).filter(|s| !s.is_empty()));
         let collapsed = match text {
-            Some(text) => collapse_ws(text),
+            Some(text) => collapse_whitespace(text),
             None => match input.and_then(|i| get(i, "items")) {
                 Some(Value::Array(items)) => {
                     let texts: Vec<&str> = items.iter().filter_map(|item| str_of(get(item, "text"))).collect();
-                    collapse_ws(&texts.join("\n\n"))
+                    collapse_whitespace(&texts.join("\n\n"))
                 }
                 _ => String::new(),
             },
@@ -419,22 +420,7 @@ fn convert_trace<'a>(
             Content::Event(Event::built(vec![("type", string("message")), ("message", string(text))]))
         }
     };
-    Some(NormalizedMessage {
-        id,
-        local_id: None,
-        created_at: event_message.created_at,
-        content,
-        is_sidechain: false,
-        parent_tool_use_id: None,
-        meta: None,
-        usage: None,
-        model: None,
-        agent_timestamp: None,
-        status: None,
-        original_text: None,
-        invoked_at: None,
-        steered: None,
-    })
+    Some(NormalizedMessage::new(id, None, event_message.created_at, content))
 }
 
 /// An approximation of ICU root collation (what `localeCompare` uses) for

@@ -8,8 +8,8 @@ use crate::json::{Style, write_value};
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::{Block, Body, ToolCard, ToolState};
 use crate::reference::chat::fast_map::FastSet;
-use crate::reference::chat::js::{get, trim};
 use crate::reference::chat::model::{AgentItem, Event, EventOrigin, NormalizedMessage};
+use crate::reference::js::{get, trim};
 use serde_json::Value;
 use std::borrow::Cow;
 

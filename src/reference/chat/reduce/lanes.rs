@@ -5,8 +5,8 @@
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::is_subagent_name;
 use crate::reference::chat::fast_map::FastMap;
-use crate::reference::chat::js::{get, str_of};
 use crate::reference::chat::model::{AgentItem, NormalizedMessage, Role};
+use crate::reference::js::{get, str_of};
 
 /// Messages by lane.
 #[derive(Debug, Default)]

@@ -4,8 +4,8 @@
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::Permission;
 use crate::reference::chat::fast_map::FastMap;
-use crate::reference::chat::js::{entries, get, num, str_of};
 use crate::reference::chat::model::ResultPermission;
+use crate::reference::js::{entries, get, num, str_of};
 use serde_json::Value;
 use std::borrow::Cow;
 

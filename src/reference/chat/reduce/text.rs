@@ -3,8 +3,8 @@
 //! requested" sentinel and goal status lines. Hand-written matchers with
 //! JavaScript regular-expression semantics (ASCII `\d`, JavaScript `\s`).
 
-use crate::reference::chat::js::{ascii_digits_len, find_ascii_ci, is_ws, number, string, trim, trim_start};
 use crate::reference::chat::model::Event;
+use crate::reference::js::{ascii_digits_len, find_ascii_ci, is_whitespace, number, string, trim, trim_start};
 
 /// The event a usage-limit text stands for, if it is one (§4.2).
 pub fn usage_limit_event(text: &str) -> Option<Event<'static>> {
@@ -93,12 +93,12 @@ pub fn is_goal_status_line(message: &str) -> bool {
         if after.is_empty() {
             return true;
         }
-        let after_ws = after.trim_start_matches(is_ws);
+        let after_ws = after.trim_start_matches(is_whitespace);
         if after_ws.len() == after.len() {
             return false;
         }
         let Some(after_dot) = after_ws.strip_prefix('\u{b7}') else { return false };
-        after_dot.chars().next().is_some_and(is_ws)
+        after_dot.chars().next().is_some_and(is_whitespace)
     })
 }
 

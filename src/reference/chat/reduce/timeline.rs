@@ -9,10 +9,10 @@ use super::tools::Seed;
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::{Block, Body, ToolState, is_subagent_name};
 use crate::reference::chat::fast_map::{FastMap, FastSet};
-use crate::reference::chat::js::{get, str_of, string, trim};
 use crate::reference::chat::model::{
     AgentItem, Content, Event, GeneratedImage, NormalizedMessage, TextItem, ToolCall, ToolResult, UserText,
 };
+use crate::reference::js::{get, str_of, string, trim};
 use serde_json::Value;
 use std::borrow::Cow;
 

@@ -5,7 +5,7 @@ use super::permissions::PermissionSeed;
 use super::timeline::Timeline;
 use crate::reference::RuleTrace;
 use crate::reference::chat::blocks::{Block, Body, ToolCard, ToolState, status_is};
-use crate::reference::chat::js::{lowercase, trim};
+use crate::reference::js::{lowercase, trim};
 use serde_json::Value;
 use std::borrow::Cow;
 

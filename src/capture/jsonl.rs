@@ -1,0 +1,126 @@
+//! JSON Lines capture files: the line-numbered objects every stream importer
+//! reads, and the typed error that names the line.
+//!
+//! A capture is read strictly (every line must be a JSON object, and there
+//! must be at least one); a client-side companion file is read the same way
+//! except that it may be empty, and its errors say they are about the
+//! companion.
+
+use crate::json::parse_json_lines;
+use serde_json::Value;
+use thiserror::Error;
+
+/// Why a capture file could not be imported.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ImportError {
+    /// A line is not valid JSON.
+    #[error("line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line number.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// A line holds JSON that is not an object.
+    #[error("line {line}: expected a JSON object, found {found}")]
+    NotAnObject {
+        /// 1-based line number.
+        line: usize,
+        /// The JSON type found instead.
+        found: &'static str,
+    },
+    /// The client-side companion file (`.stdin.jsonl`, `.client.jsonl`)
+    /// is broken.
+    #[error("client lines: {0}")]
+    Client(Box<ImportError>),
+    /// The capture holds no JSON lines at all.
+    #[error("the capture holds no JSON lines")]
+    Empty,
+    /// Every line of a session transcript was one without an SDK
+    /// counterpart, so no frame is left.
+    #[error("the capture holds no messages ({skipped} transcript lines skipped)")]
+    NoFrames {
+        /// How many transcript lines were skipped.
+        skipped: usize,
+    },
+}
+
+/// One parsed line of a capture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaptureLine {
+    /// 1-based line number in the capture.
+    pub line: usize,
+    /// The parsed object.
+    pub value: Value,
+}
+
+/// Parses a JSON Lines capture into objects, failing on the first line that
+/// is not a JSON object, or when there is no line at all. Blank lines are
+/// skipped.
+pub fn parse_capture_lines(text: &str) -> Result<Vec<CaptureLine>, ImportError> {
+    let lines = objects(text)?;
+    if lines.is_empty() { Err(ImportError::Empty) } else { Ok(lines) }
+}
+
+/// Parses a client-side companion: like [`parse_capture_lines`], but an
+/// empty companion adds nothing instead of failing, and errors are
+/// [`ImportError::Client`].
+pub fn parse_companion_lines(text: &str) -> Result<Vec<Value>, ImportError> {
+    let lines = objects(text).map_err(|err| ImportError::Client(Box::new(err)))?;
+    Ok(lines.into_iter().map(|line| line.value).collect())
+}
+
+fn objects(text: &str) -> Result<Vec<CaptureLine>, ImportError> {
+    parse_json_lines(text)
+        .into_iter()
+        .map(|parsed| {
+            let value = parsed.value.map_err(|err| ImportError::Json {
+                line: parsed.line,
+                column: err.column,
+                message: err.message,
+            })?;
+            if value.is_object() {
+                Ok(CaptureLine { line: parsed.line, value })
+            } else {
+                Err(ImportError::NotAnObject { line: parsed.line, found: type_name(&value) })
+            }
+        })
+        .collect()
+}
+
+/// The JSON type of a value, with its article, for messages
+/// (`expected a JSON object, found an array`).
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_the_line() {
+        assert_eq!(
+            parse_capture_lines("{}\n\n[1]").unwrap_err(),
+            ImportError::NotAnObject { line: 3, found: "an array" }
+        );
+        assert!(matches!(parse_capture_lines("{}\n{oops").unwrap_err(), ImportError::Json { line: 2, .. }));
+        assert_eq!(parse_capture_lines("\n \n").unwrap_err(), ImportError::Empty);
+    }
+
+    #[test]
+    fn an_empty_companion_adds_nothing_and_a_broken_one_says_so() {
+        assert_eq!(parse_companion_lines("\n"), Ok(Vec::new()));
+        let err = parse_companion_lines("{}\nnope").unwrap_err();
+        assert!(err.to_string().starts_with("client lines: line 2"), "{err}");
+    }
+}

@@ -1,0 +1,418 @@
+//! JavaScript value and text semantics, shared by every reference.
+//!
+//! The behavior the references reproduce is defined in JavaScript (the HAPI
+//! client, the seed's adapters), so its type tests (`typeof`, truthiness,
+//! "is an object"), its member probing, its enumeration order and its text
+//! operations (`trim`, `\s`, `\b`, `.`, `toLowerCase`, `String(x)`) must be
+//! reproduced exactly. Rust's own notions differ: `char::is_whitespace`, for
+//! example, includes U+0085 and excludes U+FEFF. JavaScript string lengths
+//! and positions (UTF-16 code units) come from [`crate::json`] (`utf16_len`,
+//! `to_utf16`, `cmp_utf16`, …). Helpers only one suite needs stay in that
+//! suite.
+
+use crate::json::{KeyOrder, format_js_number, ordered_keys};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// Member of an object. Arrays have no named members (the references never
+/// ask an array for an index-like key by name).
+#[inline]
+pub fn get<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    match value {
+        Value::Object(map) => member(map, key),
+        _ => None,
+    }
+}
+
+/// Member lookup tuned for the small objects of wire messages: a linear
+/// scan beats hashing the key below a couple of dozen members.
+#[inline]
+fn member<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if map.len() <= 24 { map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v) } else { map.get(key) }
+}
+
+/// Member of an optional value.
+#[inline]
+pub fn get_in<'a>(value: Option<&'a Value>, key: &str) -> Option<&'a Value> {
+    value.and_then(|v| get(v, key))
+}
+
+/// OBJ: a JSON object or array (JavaScript `typeof x === "object"`, non-null).
+#[inline]
+pub fn is_obj(value: &Value) -> bool {
+    matches!(value, Value::Object(_) | Value::Array(_))
+}
+
+/// The value when it passes OBJ.
+#[inline]
+pub fn obj(value: Option<&Value>) -> Option<&Value> {
+    value.filter(|v| is_obj(v))
+}
+
+/// STR: the string contents when the value is a JSON string.
+#[inline]
+pub fn str_of(value: Option<&Value>) -> Option<&str> {
+    match value {
+        Some(Value::String(s)) => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+/// A string member that is present and non-empty (the common `if (x.y)`
+/// guard on a string field).
+pub fn non_empty_str(value: Option<&Value>) -> Option<&str> {
+    str_of(value).filter(|s| !s.is_empty())
+}
+
+/// NUM: the double value when the value is a JSON number. Parsed JSON cannot
+/// hold a non-finite number, so every number passes.
+#[inline]
+pub fn num(value: Option<&Value>) -> Option<f64> {
+    match value {
+        Some(Value::Number(n)) => n.as_f64().filter(|f| f.is_finite()),
+        _ => None,
+    }
+}
+
+/// SAFEINT≥0: an integral number from 0 to 2^53 - 1.
+pub fn safe_uint(value: Option<&Value>) -> Option<f64> {
+    num(value).filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= MAX_SAFE_INTEGER)
+}
+
+/// NUM≥0.
+pub fn non_negative(value: Option<&Value>) -> Option<f64> {
+    num(value).filter(|f| *f >= 0.0)
+}
+
+/// `Number.MAX_SAFE_INTEGER`.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// JavaScript truthiness of a possibly absent value (`undefined` is `None`).
+pub fn truthy(value: Option<&Value>) -> bool {
+    match value {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Array(_) | Value::Object(_)) => true,
+    }
+}
+
+/// `a || b`: the first operand when truthy, else the second.
+pub fn or<'a>(a: Option<&'a Value>, b: Option<&'a Value>) -> Option<&'a Value> {
+    if truthy(a) { a } else { b }
+}
+
+/// `a ?? b ?? c` over members: the first candidate member that is neither
+/// absent nor null.
+pub fn first_present<'a>(value: Option<&'a Value>, keys: &[&str]) -> Option<&'a Value> {
+    let value = value?;
+    keys.iter().filter_map(|key| get(value, key)).find(|v| !v.is_null())
+}
+
+/// A double as a JSON number. Integral values within 2^53 are stored as
+/// integers so that they compare equal to the parsed form of the same
+/// number; the text is the same either way.
+pub fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER {
+        // The range check makes both conversions exact; -0 becomes 0.
+        return if value >= 0.0 { Value::from(value as u64) } else { Value::from(value as i64) };
+    }
+    serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
+}
+
+/// A JSON string value.
+pub fn string(text: impl Into<String>) -> Value {
+    Value::String(text.into())
+}
+
+/// The members of an OBJ in JavaScript enumeration order for key-sorted
+/// input: index-like keys ascending, then the rest by UTF-16 code units. An
+/// array enumerates its indices as decimal keys.
+pub fn entries(value: &Value) -> Vec<(Cow<'_, str>, &Value)> {
+    match value {
+        Value::Object(map) => ordered_keys(map.keys(), KeyOrder::Canonical)
+            .into_iter()
+            .filter_map(|key| map.get(key).map(|member| (Cow::Borrowed(key), member)))
+            .collect(),
+        Value::Array(items) => items.iter().enumerate().map(|(i, item)| (Cow::Owned(i.to_string()), item)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A deep copy whose object members are in the order JavaScript enumerates
+/// them on key-sorted input, for values whose member order is observable
+/// later (JSON text compared for equality).
+pub fn sorted_clone(value: &Value) -> Value {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match value {
+        Value::Object(_) => {
+            Value::Object(entries(value).into_iter().map(|(k, v)| (k.into_owned(), sorted_clone(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted_clone).collect()),
+        other => other.clone(),
+    })
+}
+
+/// JavaScript `String(value)` for an optional value (absent is
+/// `"undefined"`), used where text is built from a value of unknown type,
+/// such as block ids from a message id.
+pub fn to_js_string(value: Option<&Value>) -> Cow<'_, str> {
+    match value {
+        None => Cow::Borrowed("undefined"),
+        Some(Value::String(s)) => Cow::Borrowed(s),
+        Some(Value::Null) => Cow::Borrowed("null"),
+        Some(Value::Bool(b)) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        Some(Value::Number(n)) => Cow::Owned(format_js_number(n.as_f64().unwrap_or(f64::NAN))),
+        Some(Value::Object(_)) => Cow::Borrowed("[object Object]"),
+        Some(Value::Array(items)) => {
+            let mut out = String::new();
+            join_array(&mut out, items);
+            Cow::Owned(out)
+        }
+    }
+}
+
+/// `Array.prototype.join(",")`, where null elements are empty.
+fn join_array(out: &mut String, items: &[Value]) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            match item {
+                Value::Null => {}
+                Value::Array(nested) => join_array(out, nested),
+                other => out.push_str(&to_js_string(Some(other))),
+            }
+        }
+    });
+}
+
+/// ECMAScript WhiteSpace plus LineTerminator: what `trim` strips and `\s`
+/// matches. Unlike Unicode `White_Space` it includes U+FEFF and excludes
+/// U+0085.
+#[inline]
+pub fn is_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}'..='\u{d}'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{feff}'
+    )
+}
+
+/// ECMAScript LineTerminator: what `.` does not match.
+#[inline]
+pub fn is_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// A word character of `\w` and `\b` (ASCII only, as in JavaScript).
+#[inline]
+pub fn is_word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// `String.prototype.trim`.
+#[inline]
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(is_whitespace)
+}
+
+/// `String.prototype.trimStart`.
+#[inline]
+pub fn trim_start(s: &str) -> &str {
+    s.trim_start_matches(is_whitespace)
+}
+
+/// `String.prototype.trimEnd`.
+#[inline]
+pub fn trim_end(s: &str) -> &str {
+    s.trim_end_matches(is_whitespace)
+}
+
+/// `s.trim() === ""`.
+#[inline]
+pub fn is_blank(s: &str) -> bool {
+    s.chars().all(is_whitespace)
+}
+
+/// `s.replace(/\s+/g, " ").trim()`.
+pub fn collapse_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut pending_space = false;
+    for c in s.chars() {
+        if is_whitespace(c) {
+            pending_space = true;
+        } else {
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `String.prototype.toLowerCase` (full Unicode mapping, no locale).
+pub fn lowercase(s: &str) -> Cow<'_, str> {
+    if s.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.to_lowercase())
+    }
+}
+
+/// Byte index of the first match of `/needle/i` in `haystack`, for an
+/// ASCII `needle` (no non-ASCII character case-folds to ASCII under the
+/// `i` flag, so a byte-wise ASCII comparison is exact).
+pub fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
+    let (hay, pat) = (haystack.as_bytes(), needle.as_bytes());
+    if pat.is_empty() {
+        return Some(0);
+    }
+    if hay.len() < pat.len() {
+        return None;
+    }
+    (0..=hay.len() - pat.len()).find(|&i| hay[i..i + pat.len()].eq_ignore_ascii_case(pat))
+}
+
+/// `/needle/i.test(s)` for an ASCII `needle`.
+pub fn contains_ascii_ci(s: &str, needle: &str) -> bool {
+    find_ascii_ci(s, needle).is_some()
+}
+
+/// Length in bytes of the match of `/^\d*/` (`\d` is ASCII in JavaScript).
+pub fn ascii_digits_len(s: &str) -> usize {
+    s.bytes().take_while(u8::is_ascii_digit).count()
+}
+
+/// `RegExp`'s `\s` in the `regex` crate's syntax: the [`is_whitespace`] set.
+pub const SPACE_CLASS: &str =
+    r"[\t\n\x{0B}\x{0C}\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+
+/// `RegExp`'s `\S`.
+pub const NON_SPACE_CLASS: &str =
+    r"[^\t\n\x{0B}\x{0C}\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]";
+
+/// `RegExp`'s `.` without the `s` flag: anything but a line terminator.
+pub const DOT_CLASS: &str = r"[^\n\r\x{2028}\x{2029}]";
+
+/// `RegExp`'s `\b` (ASCII word characters only, as in JavaScript).
+pub const WORD_BOUNDARY: &str = r"(?-u:\b)";
+
+/// Translates a JavaScript regular expression without character classes
+/// (`[...]`) into the `regex` crate's syntax with JavaScript's meaning:
+/// `\s`, `\S`, `\b` and `.` become the classes above, `\/` becomes `/`.
+pub fn js_pattern(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() * 4);
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('s') => out.push_str(SPACE_CLASS),
+                Some('S') => out.push_str(NON_SPACE_CLASS),
+                Some('b') => out.push_str(WORD_BOUNDARY),
+                Some('/') => out.push('/'),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push_str("\\\\"),
+            },
+            '.' => out.push_str(DOT_CLASS),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex::Regex;
+    use serde_json::json;
+
+    #[test]
+    fn truthiness_follows_javascript() {
+        for falsy in [json!(null), json!(false), json!(0), json!(-0.0), json!("")] {
+            assert!(!truthy(Some(&falsy)), "{falsy}");
+        }
+        for truthy_value in [json!(true), json!(1), json!("false"), json!("0"), json!([]), json!({}), json!(0.5)] {
+            assert!(truthy(Some(&truthy_value)), "{truthy_value}");
+        }
+        assert!(!truthy(None));
+        assert_eq!(or(Some(&json!("")), Some(&json!("b"))), Some(&json!("b")));
+    }
+
+    #[test]
+    fn trim_uses_the_javascript_whitespace_set() {
+        assert_eq!(trim("\u{feff}\u{a0} x \u{3000}"), "x");
+        // U+0085 is Unicode White_Space but not ECMAScript whitespace.
+        assert_eq!(trim("\u{85}x\u{85}"), "\u{85}x\u{85}");
+    }
+
+    #[test]
+    fn the_regexp_classes_match_the_character_predicates() -> Result<(), regex::Error> {
+        let (space, non_space, dot) = (
+            Regex::new(&format!("^{SPACE_CLASS}$"))?,
+            Regex::new(&format!("^{NON_SPACE_CLASS}$"))?,
+            Regex::new(&format!("^{DOT_CLASS}$"))?,
+        );
+        for c in (0..=0xFFFF).filter_map(char::from_u32) {
+            let text = c.to_string();
+            assert_eq!(space.is_match(&text), is_whitespace(c), "\\s on U+{:04X}", c as u32);
+            assert_eq!(non_space.is_match(&text), !is_whitespace(c), "\\S on U+{:04X}", c as u32);
+            assert_eq!(dot.is_match(&text), !is_line_terminator(c), ". on U+{:04X}", c as u32);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn patterns_translate_to_javascript_meaning() -> Result<(), regex::Error> {
+        let pattern = Regex::new(&js_pattern(r"^rm\s.\b\/"))?;
+        assert!(pattern.is_match("rm\u{feff}x/"));
+        assert!(!pattern.is_match("rm\u{85}x/"));
+        assert!(!pattern.is_match("rm \nx/"));
+        Ok(())
+    }
+
+    #[test]
+    fn first_present_does_not_fall_through_on_a_wrong_type() {
+        let value = json!({"threadId": 5, "thread_id": "t", "a": null, "b": "x"});
+        assert_eq!(str_of(first_present(Some(&value), &["threadId", "thread_id"])), None);
+        assert_eq!(str_of(first_present(Some(&value), &["a", "b"])), Some("x"));
+    }
+
+    #[test]
+    fn arrays_enumerate_their_indices() {
+        let value = json!(["a", "b"]);
+        let keys: Vec<_> = entries(&value).into_iter().map(|(k, _)| k.into_owned()).collect();
+        assert_eq!(keys, ["0", "1"]);
+        let value = json!({"b": 1, "10": 2, "a": 3, "2": 4});
+        let keys: Vec<_> = entries(&value).into_iter().map(|(k, _)| k.into_owned()).collect();
+        assert_eq!(keys, ["2", "10", "a", "b"]);
+    }
+
+    #[test]
+    fn js_string_conversion() {
+        assert_eq!(to_js_string(Some(&json!(1e21))), "1e+21");
+        assert_eq!(to_js_string(Some(&json!([1, null, [2, "x"]]))), "1,,2,x");
+        assert_eq!(to_js_string(None), "undefined");
+    }
+
+    #[test]
+    fn collapse_whitespace_matches_replace_and_trim() {
+        assert_eq!(collapse_whitespace("  Do  the\nthing \t"), "Do the thing");
+        assert_eq!(collapse_whitespace(" \n "), "");
+    }
+}
