@@ -8,6 +8,7 @@ mod common;
 use common::{own_fixtures, read_document, root};
 use conform::fixture::{SuiteFilter, discover, load_corpus};
 use conform::fmt::{FmtStatus, format_files};
+use conform::redact::Redactor;
 use std::collections::BTreeMap;
 
 /// The suites of the agent runtimes, counted together.
@@ -52,4 +53,24 @@ fn chat_descriptions_cite_the_spec_section_of_the_rule_they_pin() {
             path.display()
         );
     }
+}
+
+/// Every bundled fixture would pass the capture lint: no secret-looking value
+/// and no user name that a home-directory path anywhere in it reveals. The
+/// hand-written fixtures that plant secrets on purpose use placeholders.
+#[test]
+fn no_fixture_holds_a_secret_or_a_user_name() {
+    let discovery = discover(&[root().join("fixtures")], &SuiteFilter::default()).expect("fixtures/ is discovered");
+    assert!(!discovery.files.is_empty(), "no fixture files found");
+    let mut leaks = Vec::new();
+    for file in &discovery.files {
+        let text = std::fs::read_to_string(&file.path).unwrap_or_default();
+        let document = read_document(&file.path);
+        let mut redactor = Redactor::new(&[]).unwrap_or_else(|err| panic!("{err}"));
+        redactor.learn_user_names(&document);
+        for finding in redactor.lint(&text, &document) {
+            leaks.push(format!("{}: {finding}", file.path.display()));
+        }
+    }
+    assert!(leaks.is_empty(), "{} findings:\n{}", leaks.len(), leaks.join("\n"));
 }

@@ -62,6 +62,7 @@ fn no_planted_secret_survives_and_nothing_else_changes() {
 
     let mut scrubbed = original.clone();
     let mut redactor = redactor();
+    redactor.learn_user_names(&original);
     redactor.scrub_value(&mut scrubbed);
 
     let mut got = Vec::new();
@@ -102,6 +103,7 @@ fn no_planted_secret_survives_and_nothing_else_changes() {
 fn every_rule_kind_fired() {
     let (mut document, _, _) = planted_document();
     let mut redactor = redactor();
+    redactor.learn_user_names(&document);
     redactor.scrub_value(&mut document);
     let fired = redactor.summary().replacements;
     for rule in [
@@ -121,7 +123,9 @@ fn every_rule_kind_fired() {
         "secret-assignment-bare",
         "email",
         "home-path-unix",
+        "home-path-dashed",
         "home-path-windows",
+        "known-user-name",
         "truncated-secret-tail",
         "secret-member",
         "custom-1",

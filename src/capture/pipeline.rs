@@ -97,6 +97,11 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
         return Err(CaptureError::Empty("cases"));
     }
 
+    // Names revealed by any path in the capture are replaced everywhere,
+    // including cases that precede the path.
+    for case in &cases {
+        redactor.learn_user_names(&case.input);
+    }
     let mut fixtures = Vec::new();
     let mut names = HashSet::new();
     for mut case in cases {

@@ -22,13 +22,19 @@ use crate::json;
 use regex::Regex;
 use rules::{Rule, builtin_rules, is_secret_member};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 use std::sync::LazyLock;
 use thiserror::Error;
 
 /// Id under which replacements by member name are counted and reported.
 pub const SECRET_MEMBER_RULE: &str = "secret-member";
+
+/// Id under which bare occurrences of learned user names are counted.
+pub const KNOWN_USER_NAME_RULE: &str = "known-user-name";
+
+/// Placeholder label of user names, whichever rule found them.
+const USER_LABEL: &str = "USER";
 
 /// Placeholder label of values replaced by member name.
 const SECRET_MEMBER_LABEL: &str = "SECRET";
@@ -102,6 +108,8 @@ pub struct Redactor {
     placeholders: HashMap<String, String>,
     counters: HashMap<String, usize>,
     replacements: BTreeMap<String, usize>,
+    /// User names already turned into `known-user-name` rules.
+    learned_user_names: HashSet<String>,
 }
 
 impl Redactor {
@@ -115,12 +123,55 @@ impl Redactor {
             rules.push(rule);
         }
         rules.extend(builtin_rules().map_err(|err| RedactError::BadBuiltinRule(err.to_string()))?);
-        Ok(Redactor { rules, placeholders: HashMap::new(), counters: HashMap::new(), replacements: BTreeMap::new() })
+        Ok(Redactor {
+            rules,
+            placeholders: HashMap::new(),
+            counters: HashMap::new(),
+            replacements: BTreeMap::new(),
+            learned_user_names: HashSet::new(),
+        })
     }
 
     /// What was replaced so far.
     pub fn summary(&self) -> RedactionSummary {
         RedactionSummary { replacements: self.replacements.clone(), distinct: self.placeholders.len() }
+    }
+
+    /// Learns the user names that home-directory paths anywhere in `value`
+    /// reveal, so that the same names are also replaced where they stand
+    /// alone (the owner columns of an `ls -l`, a prompt such as `marco@box`).
+    /// Call it on everything a capture holds before scrubbing any of it, so
+    /// a bare name before the first path is caught too. Names under three
+    /// characters are not learned: replacing them everywhere would hide
+    /// ordinary words (generic account names are no user's name anyway).
+    pub fn learn_user_names(&mut self, value: &Value) {
+        let mut names = Vec::new();
+        let user_rules: Vec<&Rule> = self.rules.iter().filter(|rule| rule.label == USER_LABEL).collect();
+        collect_strings(value, &mut |text| {
+            for view in escapes::views(text) {
+                for rule in &user_rules {
+                    for (_, name) in rule.find_all(&view.text) {
+                        if is_learnable_user_name(name) && !names.iter().any(|known| known == name) {
+                            names.push(name.to_owned());
+                        }
+                    }
+                }
+            }
+        });
+        for name in names {
+            if !self.learned_user_names.insert(name.clone()) {
+                continue;
+            }
+            if let Ok(regex) = Regex::new(&format!(r"\b{}\b", regex::escape(&name))) {
+                self.rules.push(Rule {
+                    id: KNOWN_USER_NAME_RULE.to_owned(),
+                    label: USER_LABEL.to_owned(),
+                    regex,
+                    groups: Vec::new(),
+                    accept: None,
+                });
+            }
+        }
     }
 
     /// Scrubs every string (and member name) of `value` in place.
@@ -290,6 +341,29 @@ fn lint_members(value: &Value, at: String, findings: &mut Vec<Finding>) {
     })
 }
 
+/// Whether a user name found in a path is specific enough to be replaced
+/// wherever it stands as a word.
+fn is_learnable_user_name(name: &str) -> bool {
+    let word_edges =
+        name.starts_with(|c: char| c.is_ascii_alphanumeric()) && name.ends_with(|c: char| c.is_ascii_alphanumeric());
+    word_edges && name.len() >= 3 && rules::is_user_name(name)
+}
+
+/// Calls `visit` on every string and member name of `value`.
+fn collect_strings(value: &Value, visit: &mut dyn FnMut(&str)) {
+    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
+        Value::String(text) => visit(text),
+        Value::Array(items) => items.iter().for_each(|item| collect_strings(item, visit)),
+        Value::Object(members) => {
+            for (name, member) in members {
+                visit(name);
+                collect_strings(member, visit);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    })
+}
+
 fn placeholder_spans(text: &str) -> Vec<Range<usize>> {
     match PLACEHOLDER.as_ref() {
         Some(regex) => regex.find_iter(text).map(|m| m.range()).collect(),
@@ -352,6 +426,25 @@ mod tests {
         let mut r = redactor();
         let scrubbed = r.scrub_text(r"/Users/alice/a and /home/alice/b and C:\Users\alice\c");
         assert_eq!(scrubbed, r"/Users/REDACTED_USER_1/a and /home/REDACTED_USER_1/b and C:\Users\REDACTED_USER_1\c");
+    }
+
+    #[test]
+    fn user_names_learned_from_paths_are_replaced_where_they_stand_alone() {
+        let mut r = redactor();
+        let mut capture = json!([
+            {"stdout": "drwxr-x--- 9 cyou cyou 4096 Jan 11 .\nprompt: cyou@box; cyoung stays"},
+            {"cwd": "/home/cyou/src", "log": "/tmp/claude-1000/-home-marco-projects-spotter/tasks/a.output"},
+            {"owner": "marco", "account": "root", "other": "/home/root/x and /home/user/y"}
+        ]);
+        r.learn_user_names(&capture);
+        r.scrub_value(&mut capture);
+        let text = capture.to_string();
+        assert!(!text.contains("cyou ") && !text.contains("cyou@") && !text.contains("marco"), "{text}");
+        assert!(text.contains("9 REDACTED_USER_1 REDACTED_USER_1 4096"), "{text}");
+        assert!(text.contains("-home-REDACTED_USER_2-projects-spotter"), "{text}");
+        assert!(text.contains("cyoung stays") && text.contains(r#""account":"root""#), "{text}");
+        assert_eq!(r.summary().replacements.get(KNOWN_USER_NAME_RULE), Some(&4));
+        assert!(r.lint(&text, &capture).is_empty());
     }
 
     #[test]

@@ -205,6 +205,14 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         accept: Some(is_user_name),
     },
     RuleSpec {
+        id: "home-path-dashed",
+        label: "USER",
+        finds: "the user name in the dashed project folders Claude Code derives from a working directory (`~/.claude/projects/-home-<name>-src-app`, `/tmp/claude-1000/-Users-<name>-work`)",
+        pattern: r#"(?:^|[/\s"'=:])-(?:Users|home)-([A-Za-z0-9_]+)[-/]"#,
+        groups: &[1],
+        accept: Some(is_user_name),
+    },
+    RuleSpec {
         id: "home-path-windows",
         label: "USER",
         finds: r"the user name in `C:\Users\<name>` paths (any drive, `\`, `\\` or `/` separators)",
@@ -378,9 +386,30 @@ fn is_personal_address(address: &str) -> bool {
 }
 
 /// A user name rather than a placeholder or a shared folder.
-fn is_user_name(name: &str) -> bool {
-    !name.starts_with("REDACTED_") && !["Shared", "Public", "Default", "All Users"].contains(&name)
+/// Whether a name found in a home-directory path is a person's: not a
+/// placeholder, not a shared folder and not a generic account (`/home/user`
+/// is also how scrubbed paths are commonly written).
+pub fn is_user_name(name: &str) -> bool {
+    !name.starts_with("REDACTED_") && !GENERIC_ACCOUNT_NAMES.iter().any(|generic| generic.eq_ignore_ascii_case(name))
 }
+
+/// Account and folder names under `/home`, `/Users` or `C:\Users` that name
+/// no person.
+const GENERIC_ACCOUNT_NAMES: &[&str] = &[
+    "admin",
+    "all users",
+    "default",
+    "guest",
+    "node",
+    "public",
+    "root",
+    "runner",
+    "runneradmin",
+    "shared",
+    "ubuntu",
+    "user",
+    "vscode",
+];
 
 #[cfg(test)]
 mod tests {
@@ -401,6 +430,14 @@ mod tests {
     fn only_the_secret_part_is_selected() {
         assert_eq!(secrets("bearer-token", "Authorization: Bearer abc123def456"), ["abc123def456"]);
         assert_eq!(secrets("home-path-unix", "cd /Users/alice/src && ls /home/bob"), ["alice", "bob"]);
+        assert_eq!(
+            secrets(
+                "home-path-dashed",
+                "/tmp/claude-1000/-home-marco-projects-spotter/x and ~/.claude/projects/-Users-ann-src"
+            ),
+            ["marco", "ann"]
+        );
+        assert!(secrets("home-path-dashed", "see the-home-page-design and a -home-flag").is_empty());
         assert_eq!(secrets("home-path-windows", r"C:\\Users\\carol\\x and D:/Users/dave/y"), ["carol", "dave"]);
         assert_eq!(secrets("secret-assignment", "export DB_PASSWORD=\"hunter22\"\nOTHER=1"), ["hunter22"]);
         assert_eq!(secrets("secret-assignment-bare", "DB_PASSWORD=pg_2024!x\nOTHER=1"), ["pg_2024!x"]);

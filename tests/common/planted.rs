@@ -147,6 +147,7 @@ pub const EMAIL_2: &str = "j.smith+work@mail.example-company.co.uk";
 pub const USER_MAC: &str = "jdoe";
 pub const USER_LINUX: &str = "alice";
 pub const USER_WINDOWS: &str = "RSmith";
+pub const USER_DASHED: &str = "marco";
 pub const URL_PASSWORD: &str = "Pg-s3cret-2024";
 pub const GOOGLE: &str = "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY";
 pub const NPM: &str = "npm_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5";
@@ -178,6 +179,17 @@ pub fn planted_strings() -> Vec<Planted> {
         .t("\\AppData\\Roaming\\app.toml; same user again: /Users/")
         .s(USER_MAC)
         .t("/.zshrc");
+    // Claude Code's dashed project folders, and names that only a path
+    // elsewhere in the capture reveals (the owner columns of `ls -l`).
+    let project_folders = Planted::text("Output is being written to: /tmp/claude-1000/-home-")
+        .s(USER_DASHED)
+        .t("-projects-spotter/tasks/b1.output\n$ ls -l\ndrwxr-x--- 9 ")
+        .s(USER_LINUX)
+        .t(" ")
+        .s(USER_LINUX)
+        .t(" 4096 Jan 11 00:22 .\n(prompt ")
+        .s(USER_DASHED)
+        .t("@box)");
     let mails = Planted::text("Reported by ")
         .s(EMAIL_1)
         .t(", cc ")
@@ -237,6 +249,7 @@ pub fn planted_strings() -> Vec<Planted> {
         http,
         basic,
         paths,
+        project_folders,
         mails,
         cloud,
         tokens,
