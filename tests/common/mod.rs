@@ -33,13 +33,17 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Says, in one visible line, that the calling test skips what needs
+/// Says, in one line visible in `cargo test` output, that the calling test skips what needs
 /// `missing`; the caller then returns (or carries on without it).
 pub fn skip(missing: &str) {
-    match std::thread::current().name().filter(|name| *name != "main") {
-        Some(test) => eprintln!("note: {missing}: {test} skips what needs it"),
-        None => eprintln!("note: {missing}: what needs it is skipped"),
-    }
+    use std::io::Write;
+    let line = match std::thread::current().name().filter(|name| *name != "main") {
+        Some(test) => format!("note: {missing}: {test} skips what needs it"),
+        None => format!("note: {missing}: what needs it is skipped"),
+    };
+    // Written to the stderr handle rather than with `eprintln!`, which the
+    // test harness captures and shows only for failing tests.
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// `../shared/<relative>` (read in place, never copied), or `None` with the
