@@ -6,7 +6,7 @@
 //! [`RuleTrace`](crate::reference::RuleTrace) (ids such as
 //! `user.attachments.invalid-skipped`). Running every fixture's input with a
 //! [`RuleSet`] gives the rules a fixture set reaches; the suite's list of
-//! every rule it has ([`known_rules`]) gives the ones it does not. Ranking
+//! every rule it has ([`Suite::rules`]) gives the ones it does not. Ranking
 //! candidates is greedy set cover: the candidate adding the most new rules
 //! first, then the one adding the most on top of that, and so on, so the few
 //! captures worth keeping come out on top.
@@ -18,14 +18,6 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
-
-/// Every rule id a suite's reference can report, for suites that name them.
-pub fn known_rules(suite: &str) -> Option<&'static [&'static str]> {
-    match suite {
-        "chat" => Some(crate::reference::chat::RULES),
-        _ => None,
-    }
-}
 
 /// The rules one input reaches: `Err` when the suite has no reference or the
 /// reference fails.
@@ -171,7 +163,7 @@ pub fn measure(corpus: &Corpus, selected: &[usize]) -> Coverage {
                 suite: suite.name(),
                 fixtures,
                 reached,
-                known: known_rules(suite.name()).map(<[&str]>::to_vec),
+                known: Some(suite.rules().to_vec()).filter(|rules| !rules.is_empty()),
             })
         })
         .collect();

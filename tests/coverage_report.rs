@@ -84,3 +84,23 @@ fn candidates_are_ranked_by_the_rules_they_add() {
         conform::reference::chat::RULES.len()
     );
 }
+
+/// Outside chat (whose three unfixturable rules `tests/chat_invariants.rs`
+/// names), the project's fixtures reach every rule each suite lists.
+#[test]
+fn own_fixtures_reach_every_listed_rule_of_the_other_suites() {
+    let report = coverage_json(&["fixtures"]);
+    let suites = report["coverage"]["suites"].as_array().cloned().unwrap_or_default();
+    let names: BTreeSet<String> = suites.iter().filter_map(|s| s["suite"].as_str().map(str::to_owned)).collect();
+    // The catalogs suite is one table, pinned by the HAPI corpus's fixture.
+    let expected: BTreeSet<String> =
+        conform::suite::all().iter().map(|s| s.name().to_owned()).filter(|name| name != "catalogs").collect();
+    assert_eq!(names, expected, "every suite but catalogs has fixtures in fixtures/");
+    for suite in suites.iter().filter(|s| s["suite"] != "chat") {
+        let name = suite["suite"].as_str().unwrap_or_default();
+        let known = strings(&suite["known"]);
+        assert!(!known.is_empty(), "{name} lists its rules");
+        let unreached = strings(&report["unreached"][name]);
+        assert!(unreached.is_empty(), "{name}: no fixture reaches {unreached:?}");
+    }
+}

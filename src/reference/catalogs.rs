@@ -34,6 +34,9 @@ pub const PERMISSION_MODES: [&str; 13] = [
 /// The codex collaboration modes as `(mode, label)`, in offer order.
 pub const CODEX_COLLABORATION_MODES: [(&str, &str); 2] = [("default", "Default"), ("plan", "Plan")];
 
+/// Every rule id the catalogs reference reports (one per table).
+pub const RULES: &[&str] = &["catalogs.codex-collaboration-modes", "catalogs.permission-modes-by-flavor"];
+
 const CLAUDE_MODES: &[&str] = &["default", "acceptEdits", "auto", "bypassPermissions", "plan"];
 const CODEX_LIKE_MODES: &[&str] = &["default", "read-only", "safe-yolo", "yolo"];
 

@@ -38,6 +38,10 @@ impl Suite for CatalogsSuite {
         Some(catalogs::reference)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::catalogs::RULES
+    }
+
     fn pointer_context(&self, _input: &Value, pointer: &str) -> Option<PointerContext> {
         let tokens = pointer::tokens(pointer);
         let (label, consumed) = match tokens.as_slice() {

@@ -33,6 +33,10 @@ impl Suite for ChatSuite {
         Some(crate::reference::chat::run)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::chat::RULES
+    }
+
     /// Accepts a bare array of wire messages, and fills a missing
     /// `agentState` (null) and `options.hasMoreMessages` (false).
     fn coerce_decode_input(&self, input: Value) -> Value {

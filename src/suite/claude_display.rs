@@ -32,4 +32,8 @@ impl Suite for ClaudeDisplay {
     fn reference(&self) -> Option<ReferenceFn> {
         Some(crate::reference::claude_display::reference)
     }
+
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::claude_display::RULES
+    }
 }

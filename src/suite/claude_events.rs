@@ -33,6 +33,10 @@ impl Suite for ClaudeEventsSuite {
         Some(crate::reference::claude_events::run)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::claude_events::RULES
+    }
+
     fn pointer_context(&self, input: &Value, pointer: &str) -> Option<PointerContext> {
         super::agent_events::normalized_pointer_context(input, "messages", pointer)
     }

@@ -33,6 +33,10 @@ impl Suite for CodexAppServerEventsSuite {
         Some(crate::reference::codex_app_server_events::run)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::codex_app_server_events::RULES
+    }
+
     fn pointer_context(&self, input: &Value, pointer: &str) -> Option<PointerContext> {
         super::agent_events::normalized_pointer_context(input, "frames", pointer)
     }

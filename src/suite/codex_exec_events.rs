@@ -33,6 +33,10 @@ impl Suite for CodexExecEventsSuite {
         Some(crate::reference::codex_exec_events::run)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::codex_exec_events::RULES
+    }
+
     fn pointer_context(&self, input: &Value, pointer: &str) -> Option<PointerContext> {
         super::agent_events::normalized_pointer_context(input, "lines", pointer)
     }

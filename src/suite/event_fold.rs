@@ -34,6 +34,10 @@ impl Suite for EventFoldSuite {
         Some(crate::reference::event_fold::run)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::event_fold::RULES
+    }
+
     fn pointer_context(&self, input: &Value, pointer: &str) -> Option<PointerContext> {
         super::agent_events::normalized_pointer_context(input, "events", pointer)
     }

@@ -37,6 +37,13 @@ pub trait Suite: Send + Sync {
         None
     }
 
+    /// Every rule id the reference reports to a
+    /// [`RuleTrace`](crate::reference::RuleTrace), for `conform coverage`;
+    /// empty when the suite does not list them.
+    fn rules(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Splits a (schema-valid) document into input and expected parts.
     fn split(&self, document: &Value) -> Result<CaseParts, String> {
         split_by_layout(self.layout(), document)

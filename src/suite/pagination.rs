@@ -48,6 +48,10 @@ impl Suite for PaginationSuite {
         Some(pagination::reference)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::pagination::RULES
+    }
+
     /// Splits each op into its input and expectation members. Also checks
     /// what the schema cannot: an op that carries scripted responses expects
     /// exactly one request per response (every response must be consumed).

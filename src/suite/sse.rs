@@ -42,6 +42,10 @@ impl Suite for SseSuite {
         Some(sse::reference)
     }
 
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::sse::RULES
+    }
+
     /// The [`Layout::Keys`] split, plus the one rule a schema cannot state:
     /// there is exactly one verdict per patch.
     fn split(&self, document: &Value) -> Result<CaseParts, String> {

@@ -31,4 +31,8 @@ impl Suite for ToolPolicySuite {
     fn reference(&self) -> Option<ReferenceFn> {
         Some(crate::reference::tool_policy::run)
     }
+
+    fn rules(&self) -> &'static [&'static str] {
+        crate::reference::tool_policy::RULES
+    }
 }

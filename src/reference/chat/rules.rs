@@ -1,9 +1,9 @@
 //! Rule ids: the stable names of the decode rules the chat reference reports
 //! to a [`crate::reference::RuleTrace`] when they decide part of the output.
 //!
-//! Ids are `family.rule`, dotted; `conform coverage` reports them. A test
-//! checks that every id the sources use is listed here and that every
-//! listed id is used.
+//! Ids are `family.rule`, dotted; `conform coverage` reports them.
+//! `tests/rule_lists.rs` checks that every id the sources use is listed here
+//! and that every listed id is used.
 
 /// Every rule id the chat reference can report, grouped by pipeline stage.
 pub const RULES: &[&str] = &[
@@ -177,63 +177,3 @@ pub const RULES: &[&str] = &[
     "group.id-from-last-tool",
     "group.pending-permission-ineligible",
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::RULES;
-    use std::collections::BTreeSet;
-    use std::path::Path;
-
-    const FAMILIES: [&str; 10] =
-        ["message", "envelope", "user", "agent", "output", "event", "codex", "input", "reduce", "group"];
-
-    /// String literals shaped like rule ids (`family.rule-name…`) in a source text.
-    fn rule_literals(source: &str) -> Vec<String> {
-        source
-            .split('"')
-            .skip(1)
-            .step_by(2)
-            .filter(|literal| {
-                let mut parts = literal.split('.');
-                let family = parts.next().unwrap_or_default();
-                FAMILIES.contains(&family)
-                    && literal.contains('.')
-                    && literal.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-')
-            })
-            .map(str::to_owned)
-            .collect()
-    }
-
-    fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                sources(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("rules.rs") {
-                out.push((path.display().to_string(), std::fs::read_to_string(&path).unwrap()));
-            }
-        }
-    }
-
-    #[test]
-    fn every_rule_id_used_in_the_sources_is_listed_and_every_listed_id_is_used() {
-        let listed: BTreeSet<&str> = RULES.iter().copied().collect();
-        assert_eq!(listed.len(), RULES.len(), "RULES has duplicates");
-        let mut files = Vec::new();
-        sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/reference/chat"), &mut files);
-        assert!(files.len() > 10, "the chat sources were not found");
-        let mut used = BTreeSet::new();
-        for (path, text) in &files {
-            for literal in rule_literals(text) {
-                assert!(
-                    listed.contains(literal.as_str()),
-                    "{path} uses rule id {literal:?}, which RULES does not list"
-                );
-                used.insert(literal);
-            }
-        }
-        for rule in RULES {
-            assert!(used.contains(*rule), "RULES lists {rule:?}, which no source file uses");
-        }
-    }
-}

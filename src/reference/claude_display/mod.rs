@@ -18,6 +18,7 @@ mod model;
 mod notices;
 mod parts;
 mod projection;
+pub mod rule_ids;
 mod skills;
 mod snapshot;
 mod subagents;
@@ -25,11 +26,7 @@ mod text_rules;
 mod tools;
 mod turns;
 
-/// The `claude-stream-json` importer, re-exported for callers of its former path: it
-/// lives in [`crate::capture::claude_stream`] with the other capture formats.
-pub mod import {
-    pub use crate::capture::claude_stream::{DisplayImport, SkippedLine, import_display as import_with_client};
-}
+pub use rule_ids::RULES;
 
 use crate::reference::RuleTrace;
 use serde_json::Value;

@@ -14,14 +14,11 @@
 
 pub mod kinds;
 mod normalize;
+pub mod rule_ids;
+
+pub use rule_ids::RULES;
 
 pub use normalize::{ClaudeNormalizer, End};
-
-/// The `claude-stream-json` importer, re-exported for callers of its former path: it
-/// lives in [`crate::capture::claude_stream`] with the other capture formats.
-pub mod import {
-    pub use crate::capture::claude_stream::{IMPORTED_SESSION_ID, import_events as import_with_client};
-}
 
 use crate::reference::RuleTrace;
 use serde_json::Value;

@@ -180,6 +180,10 @@ impl ClaudeNormalizer {
             trace.hit("claude.content.not-blocks");
             return self.ignore(kind, Cow::Borrowed(reason));
         };
+        trace.hit(match role {
+            Role::Assistant => "claude.assistant.blocks",
+            Role::User => "claude.user.tool-results",
+        });
         let mut dispositions = Vec::with_capacity(blocks.len());
         for block in blocks {
             let block_first = self.out.next_index();

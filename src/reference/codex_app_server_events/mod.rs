@@ -17,14 +17,11 @@
 
 pub mod methods;
 mod normalize;
+pub mod rule_ids;
+
+pub use rule_ids::RULES;
 
 pub use normalize::AppServerNormalizer;
-
-/// The `codex-app-server-jsonl` importer, re-exported for callers of its former path: it
-/// lives in [`crate::capture::codex_logs`] with the other capture formats.
-pub mod import {
-    pub use crate::capture::codex_logs::import_app_server as import_with_client;
-}
 
 use crate::reference::RuleTrace;
 use crate::reference::agent_events::stream_input;

@@ -14,14 +14,11 @@
 //! web_search items → `tool_start` / `tool_result`.
 
 mod normalize;
+pub mod rule_ids;
+
+pub use rule_ids::RULES;
 
 pub use normalize::{ExecNormalizer, RETRY_NOTICE_PREFIX, line_kind, rule};
-
-/// The `codex-exec-jsonl` importer, re-exported for callers of its former path: it
-/// lives in [`crate::capture::codex_logs`] with the other capture formats.
-pub mod import {
-    pub use crate::capture::codex_logs::import_exec as import;
-}
 
 use crate::reference::RuleTrace;
 use crate::reference::agent_events::stream_input;

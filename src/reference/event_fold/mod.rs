@@ -8,7 +8,10 @@
 mod apply;
 mod model;
 mod order;
+pub mod rule_ids;
 mod summary;
+
+pub use rule_ids::RULES;
 
 pub use apply::MAX_SUBAGENT_DEPTH;
 pub use summary::{output_text, tool_category};

@@ -14,9 +14,12 @@ pub mod merge;
 pub mod page;
 pub mod projection;
 pub mod row;
+pub mod rule_ids;
 pub mod script;
 pub mod store;
 pub mod trim;
+
+pub use rule_ids::RULES;
 
 use crate::reference::{RuleTrace, chat};
 use serde_json::{Map, Value};

@@ -10,6 +10,9 @@
 
 pub mod fold;
 pub mod normalize;
+pub mod rule_ids;
+
+pub use rule_ids::RULES;
 
 use crate::reference::RuleTrace;
 use serde_json::{Map, Value};

@@ -10,7 +10,10 @@
 //! `IMPL_DENIED`, the planner's allow lists and `IMPL_ALLOWED_SHELL`. Deny
 //! patterns match anywhere in the command.
 
+pub mod rule_ids;
 pub mod rules;
+
+pub use rule_ids::RULES;
 
 use crate::reference::RuleTrace;
 use crate::reference::js::trim;
