@@ -146,18 +146,18 @@ impl Redactor {
     /// ordinary words (generic account names are no user's name anyway).
     pub fn learn_user_names(&mut self, value: &Value) {
         let mut names = Vec::new();
-        let user_rules: Vec<&Rule> = self.rules.iter().filter(|rule| rule.label == USER_LABEL).collect();
+        // The path rules (their `accept` already refuses generic accounts).
+        let path_rules: Vec<&Rule> =
+            self.rules.iter().filter(|rule| rule.label == USER_LABEL && rule.id != KNOWN_USER_NAME_RULE).collect();
         collect_strings(value, &mut |text| {
             for view in escapes::views(text) {
-                for rule in &user_rules {
-                    for (_, name) in rule.find_all(&view.text) {
-                        if is_learnable_user_name(name) && !names.iter().any(|known| known == name) {
-                            names.push(name.to_owned());
-                        }
-                    }
+                for rule in &path_rules {
+                    let found = rule.find_all(&view.text).into_iter().map(|(_, name)| name);
+                    names.extend(found.filter(|name| is_learnable_user_name(name)).map(str::to_owned));
                 }
             }
         });
+        // In order of first sight, so placeholders are numbered the same way on every run.
         for name in names {
             if !self.learned_user_names.insert(name.clone()) {
                 continue;
@@ -341,12 +341,12 @@ fn lint_members(value: &Value, at: String, findings: &mut Vec<Finding>) {
     })
 }
 
-/// Whether a user name found in a path is specific enough to be replaced
-/// wherever it stands as a word.
+/// Whether a user name found in a path is long enough, and shaped so, to be
+/// replaced wherever it stands as a word.
 fn is_learnable_user_name(name: &str) -> bool {
     let word_edges =
         name.starts_with(|c: char| c.is_ascii_alphanumeric()) && name.ends_with(|c: char| c.is_ascii_alphanumeric());
-    word_edges && name.len() >= 3 && rules::is_user_name(name)
+    word_edges && name.len() >= 3
 }
 
 /// Calls `visit` on every string and member name of `value`.

@@ -171,7 +171,7 @@ pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn Ru
                 let skills = model.snapshot.as_ref().map(|s| s.skills.as_slice()).unwrap_or_default();
                 let reason = inferred_reason(&blocks, last_command, skills);
                 let origin = Origin::Synthetic { reason, rule: None };
-                return finish_user(model, container, index, message, origin, raw());
+                return Outcome::To(vec![push_user(model, container, index, message, origin, raw())]);
             };
             trace.hit(rule.trace_id());
             let origin = Origin::Synthetic { reason: rule.reason(), rule: Some(rule.id()) };
@@ -204,17 +204,6 @@ pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn Ru
             (Origin::UserInput, real_parts(&blocks, trace))
         }
     };
-    finish_user(model, container, index, message, origin, parts)
-}
-
-fn finish_user(
-    model: &mut Model,
-    container: Container,
-    index: usize,
-    message: &Value,
-    origin: Origin,
-    parts: Vec<Part>,
-) -> Outcome {
     Outcome::To(vec![push_user(model, container, index, message, origin, parts)])
 }
 
