@@ -3,7 +3,7 @@
 //! candidate captures would add the most.
 //!
 //! References report the rules that decide their output to a
-//! [`RuleTrace`](crate::reference::RuleTrace) (ids such as
+//! [`RuleTrace`](crate::suite::RuleTrace) (ids such as
 //! `user.attachments.invalid-skipped`). Running every fixture's input with a
 //! [`RuleSet`] gives the rules a fixture set reaches; the suite's list of
 //! every rule it has ([`Suite::rules`]) gives the ones it does not. Ranking
@@ -12,8 +12,9 @@
 //! captures worth keeping come out on top.
 
 use crate::fixture::{Corpus, FixtureStatus, enclosing_suite, read_document};
-use crate::reference::RuleSet;
-use crate::suite::{self, ReferenceFailure, Suite, call_reference};
+use crate::suite::RuleSet;
+use crate::suite::{ReferenceFailure, Suite, call_reference};
+use crate::suites;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -155,7 +156,7 @@ pub fn measure(corpus: &Corpus, selected: &[usize]) -> Coverage {
             Err(reason) => skipped.push(unmeasured(UnmeasuredReason::ReferenceFailed(reason))),
         }
     }
-    let suites = suite::all()
+    let suites = suites::all()
         .iter()
         .filter_map(|suite| {
             let (fixtures, reached) = by_suite.remove(suite.name())?;

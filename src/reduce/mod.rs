@@ -28,7 +28,6 @@ pub mod signature;
 
 pub use document::reduced_document;
 pub use shrink::{
-    LIST_KEYS, Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key,
-    reduce,
+    Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key, reduce,
 };
 pub use signature::Signature;
