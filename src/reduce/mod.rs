@@ -22,11 +22,13 @@
 
 pub mod ddmin;
 mod document;
+mod fixture;
 pub mod prune;
 mod shrink;
 pub mod signature;
 
 pub use document::reduced_document;
+pub use fixture::{ReduceFixtureError, ReduceFixtureOptions, ReducedFixture, reduce_fixture};
 pub use shrink::{
     Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key, reduce,
 };

@@ -11,6 +11,10 @@
 //! first, then the one adding the most on top of that, and so on, so the few
 //! captures worth keeping come out on top.
 
+mod text;
+
+pub use text::{TextOptions, write_json, write_text};
+
 use crate::fixture::{Corpus, FixtureStatus, enclosing_suite, read_document};
 use crate::suite::RuleSet;
 use crate::suite::{ReferenceFailure, Suite, call_reference};
