@@ -112,7 +112,7 @@ fn a_mishandled_message_kind_reduces_to_at_most_three_messages() -> Result<(), B
         reduced_document(suite, &json!({"fixtureVersion": 1, "name": "x", "description": "x"}), "x", "x", &reduction)
             .map_err(|e| e.to_string())?;
     let text = conform::json::to_canonical_string(&document);
-    assert!(conform::validate::schema_errors(suite, &document, &text, Path::new("x.json")).is_empty());
+    assert!(conform::validate::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
     eprintln!(
         "drops-tool-errors: 200 → {after} messages, {} → {} input bytes ({} removed) in {} runs",
         reduction.bytes.0,

@@ -87,6 +87,9 @@ pub enum CaptureError {
     /// The suite is unknown.
     #[error("unknown suite `{0}`")]
     UnknownSuite(String),
+    /// `--fixture-version` names a version the reference does not implement.
+    #[error("{0}")]
+    UnimplementedVersion(String),
     /// `--window` for a format whose cases cannot be cut.
     #[error("--from {0} cannot cut cases into windows")]
     WindowUnsupported(String),

@@ -37,6 +37,9 @@ pub struct CaptureOptions {
     pub window: Option<usize>,
     /// Extra redaction patterns (`--redact-rule`).
     pub redact_rules: Vec<String>,
+    /// The fixtureVersion of the documents written (`--fixture-version`);
+    /// by default the newest version the suite's reference implements.
+    pub fixture_version: Option<u32>,
     /// Overrides the capture day the data gives (`--captured-on`).
     pub captured_on: Option<String>,
 }
@@ -74,7 +77,13 @@ pub struct Prepared {
 pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
     let format = options.format;
     let suite = options.suite;
-    let reference = suite.reference().ok_or_else(|| CaptureError::NoReference(suite.name().to_owned()))?;
+    if suite.reference().is_none() {
+        return Err(CaptureError::NoReference(suite.name().to_owned()));
+    }
+    let version = options.fixture_version.unwrap_or_else(|| suite.newest_reference_version());
+    let reference = suite.reference_for(version).ok_or_else(|| {
+        CaptureError::UnimplementedVersion(crate::implementation::unimplemented_version(suite, version))
+    })?;
     let window_fn = match options.window {
         None => None,
         Some(0) => return Err(CaptureError::WindowTooSmall),
@@ -104,11 +113,11 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
             let description = redactor.scrub_text(&describe(format, options, &case, &part));
             let expected = reference(&part.input, &mut NoTrace)
                 .map_err(|message| CaptureError::Reference { name: part.name.clone(), message })?;
-            let document = build_document(suite, &part.name, &description, &part.input, &expected)
+            let document = build_document(suite, version, &part.name, &description, &part.input, &expected)
                 .map_err(|message| CaptureError::Reference { name: part.name.clone(), message })?;
             let text = json::to_canonical_string(&document);
             let target = options.out.join(format!("{}.json", part.name));
-            let problems = schema_errors(suite, &document, &text, &target);
+            let problems = schema_errors(suite, version, &document, &text, &target);
             if !problems.is_empty() {
                 return Err(CaptureError::Invalid { name: part.name, problems });
             }
@@ -232,12 +241,12 @@ fn describe(format: &CaptureFormat, options: &CaptureOptions, case: &CapturedCas
 /// the suite's layout.
 fn build_document(
     suite: &dyn Suite,
+    version: u32,
     name: &str,
     description: &str,
     input: &Value,
     expected: &Value,
 ) -> Result<Value, String> {
-    let version = suite.supported_versions().iter().copied().max().unwrap_or(1);
     let mut document = Map::new();
     document.insert("fixtureVersion".to_owned(), Value::from(version));
     document.insert("name".to_owned(), Value::from(name));

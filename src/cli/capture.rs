@@ -33,6 +33,9 @@ pub struct CaptureArgs {
     /// when it has one, is the secret (repeatable).
     #[arg(long = "redact-rule", value_name = "REGEX")]
     redact_rules: Vec<String>,
+    /// The fixtureVersion of the documents written [default: the newest the suite's reference implements].
+    #[arg(long, value_name = "N")]
+    fixture_version: Option<u32>,
     /// The capture day to record (YYYY-MM-DD) [default: the day of the newest item].
     #[arg(long, value_name = "DATE")]
     captured_on: Option<String>,
@@ -68,6 +71,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         window: args.window,
         redact_rules: args.redact_rules,
         captured_on: args.captured_on,
+        fixture_version: args.fixture_version,
     };
     let prepared = prepare(&options)?;
     for notice in &prepared.notices {

@@ -26,8 +26,9 @@ use std::path::{Path, PathBuf};
 
 /// The rules one input reaches: `Err` when the suite has no reference or the
 /// reference fails.
-pub fn rules_of(suite: &dyn Suite, input: &serde_json::Value) -> Result<BTreeSet<&'static str>, String> {
-    let reference = suite.reference().ok_or_else(|| format!("suite {} has no reference", suite.name()))?;
+pub fn rules_of(suite: &dyn Suite, version: u32, input: &serde_json::Value) -> Result<BTreeSet<&'static str>, String> {
+    let reference =
+        suite.reference_for(version).ok_or_else(|| crate::implementation::unimplemented_version(suite, version))?;
     let mut trace = RuleSet::default();
     match call_reference(reference, input, &mut trace) {
         Ok(_) => Ok(trace.0),
@@ -149,7 +150,7 @@ pub fn measure(corpus: &Corpus, selected: &[usize]) -> Coverage {
             skipped.push(unmeasured(UnmeasuredReason::NoReference));
             continue;
         }
-        match rules_of(fixture.suite, &parts.input) {
+        match rules_of(fixture.suite, fixture.version.unwrap_or(1), &parts.input) {
             Ok(rules) => {
                 let entry = by_suite.entry(fixture.suite.name()).or_default();
                 entry.0 += 1;
@@ -259,7 +260,15 @@ fn load_candidate(path: &Path) -> Result<Candidate, String> {
     let (suite, _) = enclosing_suite(path).ok_or_else(|| problem("not in a suite folder".to_owned()))?;
     let (_, parsed) = read_document(path).map_err(|err| err.to_string())?;
     let parts = suite.split(&parsed.value).map_err(problem)?;
-    let rules = rules_of(suite, &parts.input).map_err(problem)?;
+    // A candidate is measured at its own version (a capture writes the
+    // reference's newest one).
+    let version = parsed
+        .value
+        .get("fixtureVersion")
+        .and_then(serde_json::Value::as_u64)
+        .and_then(|version| u32::try_from(version).ok())
+        .unwrap_or_else(|| suite.newest_reference_version());
+    let rules = rules_of(suite, version, &parts.input).map_err(problem)?;
     Ok(Candidate { path: path.to_path_buf(), suite: suite.name(), rules })
 }
 

@@ -52,7 +52,7 @@ pub fn hello() -> HelloReply {
         },
         suites: suites::all()
             .iter()
-            .map(|s| (s.name().to_owned(), s.supported_versions().iter().map(|&v| u64::from(v)).collect()))
+            .map(|s| (s.name().to_owned(), s.reference_versions().iter().map(|&v| u64::from(v)).collect()))
             .collect(),
     }
 }

@@ -90,7 +90,8 @@ pub fn reduce_fixture(
             return Err(ReduceFixtureError::UnsupportedVersion { path: fixture.path.clone(), found: *found });
         }
     };
-    let (oracle, expectation) = match fixture.suite.reference().filter(|_| options.external) {
+    let version = fixture.version.unwrap_or(1);
+    let (oracle, expectation) = match fixture.suite.reference_for(version).filter(|_| options.external) {
         Some(reference) => (Oracle::Reference(reference), "computed by the conform reference".to_owned()),
         None => (
             Oracle::Stored(parts.expected.clone()),
@@ -100,7 +101,7 @@ pub fn reduce_fixture(
     let request = ReduceRequest {
         suite: fixture.suite,
         fixture: &fixture.name,
-        fixture_version: fixture.version.unwrap_or(1),
+        fixture_version: version,
         input: &parts.input,
         oracle,
         max_tests: options.max_tests,
@@ -128,7 +129,7 @@ pub fn reduce_fixture(
     let folder =
         options.out.map(PathBuf::from).or_else(|| fixture.path.parent().map(PathBuf::from)).unwrap_or_default();
     let target = folder.join(format!("{name}.json"));
-    let problems = schema_errors(fixture.suite, &document, &text, &target);
+    let problems = schema_errors(fixture.suite, version, &document, &text, &target);
     if !problems.is_empty() {
         return Err(ReduceFixtureError::InvalidResult(problems));
     }

@@ -18,7 +18,7 @@ mod layout;
 mod reference_fn;
 pub mod trace;
 
-pub use interface::{PointerContext, Suite};
+pub use interface::{DocumentShape, PointerContext, Suite};
 pub(crate) use layout::split_by_layout;
 pub use layout::{CaseParts, Layout, has_envelope};
 pub use reference_fn::{ReferenceFailure, ReferenceFn, call_reference};

@@ -63,7 +63,18 @@ mod tests {
         for suite in all() {
             assert!(names.insert(suite.name()), "duplicate suite {}", suite.name());
             crate::validate::compile_schema(suite.schema()).unwrap_or_else(|err| panic!("{}: {err}", suite.name()));
-            assert!(!suite.supported_versions().is_empty());
+            assert!(!suite.readable_versions().is_empty());
+            for shape in suite.document_shapes() {
+                crate::validate::compile_schema(shape.schema)
+                    .unwrap_or_else(|err| panic!("{} {:?}: {err}", suite.name(), shape.versions));
+            }
+            for version in suite.reference_versions() {
+                assert!(
+                    suite.readable_versions().contains(version),
+                    "{}: the reference implements fixtureVersion {version}, which no schema reads",
+                    suite.name()
+                );
+            }
         }
     }
 }

@@ -459,7 +459,7 @@ impl Checker<'_> {
                     Vec::new(),
                 ),
                 Some(known) => {
-                    let supported: Vec<u64> = known.supported_versions().iter().map(|&v| u64::from(v)).collect();
+                    let supported: Vec<u64> = known.readable_versions().into_iter().map(u64::from).collect();
                     let overlap: Vec<String> =
                         versions.iter().filter(|v| supported.contains(v)).map(u64::to_string).collect();
                     if overlap.is_empty() {

@@ -8,7 +8,7 @@
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{Layout, PointerContext, ReferenceFn, Suite};
+use crate::suite::{DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
 use serde_json::Value;
 
 /// See the module docs.
@@ -24,12 +24,8 @@ impl Suite for CatalogsSuite {
         "permission-mode catalog per agent flavor and codex collaboration modes"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/catalogs.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/catalogs.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

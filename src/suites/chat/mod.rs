@@ -7,7 +7,7 @@ pub mod capture;
 pub mod reference;
 
 use crate::suite::capture::CaptureFormat;
-use crate::suite::{Layout, ReferenceFn, Suite};
+use crate::suite::{DocumentShape, Layout, ReferenceFn, Suite};
 use serde_json::{Map, Value};
 
 /// Wire messages + agentState → projected chat blocks.
@@ -23,12 +23,8 @@ impl Suite for ChatSuite {
         "HAPI chat pipeline: wire messages and agentState to projected chat blocks"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/chat.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/chat.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

@@ -8,7 +8,7 @@ pub mod capture;
 pub mod reference;
 
 use crate::suite::capture::CaptureFormat;
-use crate::suite::{Layout, ReferenceFn, Suite};
+use crate::suite::{DocumentShape, Layout, ReferenceFn, Suite};
 
 /// See the module docs.
 #[derive(Clone, Copy, Debug, Default)]
@@ -23,12 +23,8 @@ impl Suite for ClaudeDisplay {
         "Claude SDK messages to turns, notices, session snapshot and dispositions"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/claude-display.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/claude-display.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

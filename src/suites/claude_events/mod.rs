@@ -7,7 +7,7 @@ pub mod reference;
 
 use crate::suite::ReferenceFn;
 use crate::suite::capture::CaptureFormat;
-use crate::suite::{Layout, PointerContext, Suite};
+use crate::suite::{DocumentShape, Layout, PointerContext, Suite};
 use serde_json::Value;
 
 /// Claude SDK messages → `{events, dispositions}`.
@@ -23,12 +23,8 @@ impl Suite for ClaudeEventsSuite {
         "Claude Agent SDK messages → normalized events, one disposition per message"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/claude-events.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/claude-events.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

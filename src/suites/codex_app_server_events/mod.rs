@@ -7,7 +7,7 @@ pub mod reference;
 
 use crate::suite::ReferenceFn;
 use crate::suite::capture::CaptureFormat;
-use crate::suite::{Layout, PointerContext, Suite};
+use crate::suite::{DocumentShape, Layout, PointerContext, Suite};
 use serde_json::Value;
 
 /// Codex app-server frames → `{events, dispositions}`.
@@ -23,12 +23,11 @@ impl Suite for CodexAppServerEventsSuite {
         "Codex app-server JSON-RPC frames → normalized events, one disposition per frame"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/codex-app-server-events.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape {
+            versions: &[1],
+            schema: include_str!("../../../schemas/codex-app-server-events.schema.json"),
+        }]
     }
 
     fn layout(&self) -> Layout {

@@ -7,7 +7,7 @@ pub mod reference;
 
 use crate::suite::ReferenceFn;
 use crate::suite::capture::CaptureFormat;
-use crate::suite::{Layout, PointerContext, Suite};
+use crate::suite::{DocumentShape, Layout, PointerContext, Suite};
 use serde_json::Value;
 
 /// `codex exec --json` lines → `{events, dispositions}`.
@@ -23,12 +23,8 @@ impl Suite for CodexExecEventsSuite {
         "`codex exec --json` lines → normalized events, one disposition per line"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/codex-exec-events.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/codex-exec-events.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

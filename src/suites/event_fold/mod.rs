@@ -5,7 +5,7 @@
 pub mod reference;
 
 use crate::suite::ReferenceFn;
-use crate::suite::{Layout, PointerContext, Suite};
+use crate::suite::{DocumentShape, Layout, PointerContext, Suite};
 use serde_json::Value;
 
 /// Events (+ replay row order) → `{messages}` with the block model.
@@ -21,12 +21,8 @@ impl Suite for EventFoldSuite {
         "Normalized events → chat messages (block model, derived fields); live and replay paths agree"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/event-fold.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/event-fold.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

@@ -15,7 +15,7 @@
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{CaseParts, Layout, PointerContext, ReferenceFn, Suite};
+use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
 use serde_json::{Map, Value};
 
 /// Op members with this prefix are expectations; the rest is input.
@@ -34,12 +34,8 @@ impl Suite for PaginationSuite {
         "message window: paging requests, epoch resets, optimistic sends, queued rows and trimming"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/pagination.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/pagination.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

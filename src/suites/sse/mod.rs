@@ -9,7 +9,7 @@
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{CaseParts, Layout, PointerContext, ReferenceFn, Suite, split_by_layout};
+use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, split_by_layout};
 use serde_json::Value;
 
 const INPUT_KEYS: &[&str] = &["initialSession", "patches"];
@@ -28,12 +28,8 @@ impl Suite for SseSuite {
         "session-updated patch fold: per-patch verdicts and the final session"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/sse.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/sse.schema.json") }]
     }
 
     fn layout(&self) -> Layout {

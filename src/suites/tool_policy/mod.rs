@@ -4,7 +4,7 @@
 pub mod reference;
 
 use crate::suite::ReferenceFn;
-use crate::suite::{Layout, Suite};
+use crate::suite::{DocumentShape, Layout, Suite};
 
 /// `{tool, command?, mode}` → `{allowed, reason?}`.
 #[derive(Debug)]
@@ -19,12 +19,8 @@ impl Suite for ToolPolicySuite {
         "Mode-aware tool policy: planner and implementation rule sets, deny patterns matched anywhere"
     }
 
-    fn supported_versions(&self) -> &'static [u32] {
-        &[1]
-    }
-
-    fn schema(&self) -> &'static str {
-        include_str!("../../../schemas/tool-policy.schema.json")
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/tool-policy.schema.json") }]
     }
 
     fn layout(&self) -> Layout {
