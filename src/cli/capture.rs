@@ -44,7 +44,7 @@ pub struct CaptureArgs {
     accept: bool,
 }
 
-fn formats_help() -> String {
+pub(super) fn formats_help() -> String {
     let mut help = String::from("Formats:\n");
     for (suite, format) in formats() {
         let window = if format.window.is_some() { " [--window]" } else { "" };

@@ -7,18 +7,52 @@ pub struct Palette {
     enabled: bool,
 }
 
+/// The color decision of [`Palette::for_stdout`], from the (non-empty)
+/// values of `NO_COLOR`, `FORCE_COLOR`, `CLICOLOR_FORCE` and `CLICOLOR`.
+fn color_enabled(
+    no_color: Option<&str>,
+    force_color: Option<&str>,
+    clicolor_force: Option<&str>,
+    clicolor: Option<&str>,
+    terminal: bool,
+) -> bool {
+    if no_color.is_some() {
+        return false;
+    }
+    if force_color.is_some_and(|value| value != "0" && !value.eq_ignore_ascii_case("false"))
+        || clicolor_force.is_some_and(|value| value != "0")
+    {
+        return true;
+    }
+    if clicolor == Some("0") {
+        return false;
+    }
+    terminal
+}
+
 impl Palette {
     /// No styling.
     pub fn plain() -> Self {
         Palette { enabled: false }
     }
 
-    /// Styling for stdout: on for a terminal unless `NO_COLOR` is set (to
-    /// anything non-empty), off otherwise.
+    /// Styling for stdout, by the usual conventions: `NO_COLOR` (set to
+    /// anything non-empty) turns it off; otherwise `FORCE_COLOR` (non-empty
+    /// and not `0` or `false`) or `CLICOLOR_FORCE` (non-empty and not `0`)
+    /// turns it on; otherwise `CLICOLOR=0` turns it off; otherwise it is on
+    /// exactly when stdout is a terminal.
     pub fn for_stdout() -> Self {
         use std::io::IsTerminal;
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Palette { enabled: !no_color && std::io::stdout().is_terminal() }
+        let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+        Palette {
+            enabled: color_enabled(
+                var("NO_COLOR").as_deref(),
+                var("FORCE_COLOR").as_deref(),
+                var("CLICOLOR_FORCE").as_deref(),
+                var("CLICOLOR").as_deref(),
+                std::io::stdout().is_terminal(),
+            ),
+        }
     }
 
     fn paint(self, code: &str, text: &str) -> String {
@@ -58,5 +92,25 @@ impl Palette {
     /// Green (lines only in the actual text).
     pub fn added(self, text: &str) -> String {
         self.paint("32", text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::color_enabled;
+
+    #[test]
+    fn color_follows_no_color_force_color_and_clicolor() {
+        assert!(color_enabled(None, None, None, None, true));
+        assert!(!color_enabled(None, None, None, None, false));
+        assert!(!color_enabled(Some("1"), Some("1"), Some("1"), None, true), "NO_COLOR wins");
+        assert!(color_enabled(None, Some("1"), None, None, false));
+        assert!(color_enabled(None, Some("true"), None, None, false));
+        assert!(!color_enabled(None, Some("0"), None, None, false));
+        assert!(!color_enabled(None, Some("false"), None, None, false));
+        assert!(color_enabled(None, None, Some("1"), None, false));
+        assert!(!color_enabled(None, None, Some("0"), None, false));
+        assert!(!color_enabled(None, None, None, Some("0"), true));
+        assert!(color_enabled(None, None, None, Some("1"), true));
     }
 }
