@@ -675,6 +675,28 @@ mod tests {
     }
 
     #[test]
+    fn patterns_and_checks_together_select_the_whole_value() {
+        assert_eq!(
+            secrets("phone-number", "call 1-800-555-0199 or +1 (415) 555-0134."),
+            ["1-800-555-0199", "+1 (415) 555-0134"]
+        );
+        assert_eq!(secrets("card-number", "order 12 4111 1111 1111 1111 paid"), ["4111 1111 1111 1111"]);
+        assert_eq!(secrets("ipv4-address", "hosts 10.1.2.3, 1.2.3.4.5 and 127.0.0.1"), ["10.1.2.3"]);
+        assert_eq!(secrets("ipv6-address", "via fe80::1ff:fe23:4567:890a%eth0"), ["fe80::1ff:fe23:4567:890a"]);
+        assert_eq!(secrets("cookie-header", "Cookie: a=1; b=2\nHost: x"), ["a=1; b=2"]);
+        assert_eq!(
+            secrets("secret-assignment-bare", "DB_PASS=s3cret bypass=1x PWD=/app MYSQL_PWD=p4ss"),
+            ["s3cret", "p4ss"]
+        );
+        let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        assert_eq!(secrets("aws-secret-key-bare", &format!("pair AKIA… {key}\n")), [key]);
+        assert!(secrets("aws-secret-key-bare", &format!("x{key}")).is_empty(), "a slice of a longer run");
+        assert!(secrets("aws-secret-key-bare", "035dfd363ef902015abb5d8c30eaa1c6af2b5b6d").is_empty());
+        let marker = "REDACTED_ANTHROPIC_KEY_1…[hapi: truncated 9000 chars]…tailOfTheKey-42 rest";
+        assert_eq!(secrets("truncated-secret-tail", marker), ["tailOfTheKey-42"]);
+    }
+
+    #[test]
     fn prose_is_left_alone() {
         assert!(secrets("bearer-token", "send a Bearer token with the request").is_empty());
         assert!(secrets("basic-auth", "Basic example of authentication").is_empty());
