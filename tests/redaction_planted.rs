@@ -433,3 +433,29 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
     eprintln!("{} kinds planted in {} formats, none survived: {}", kinds.len(), checked.len(), checked.join("; "));
     Ok(())
 }
+
+/// `conform capture --keep-personal-data` keeps the IP address and phone
+/// number of a capture that, without the flag, are replaced; the key is
+/// replaced either way.
+#[test]
+fn the_capture_command_keeps_personal_data_only_when_asked() -> Result<(), Box<dyn std::error::Error>> {
+    let folder = tempfile::tempdir()?;
+    let capture = folder.path().join("run.jsonl");
+    let text = format!("deploy to 83.137.14.201, on call +44 20 7946 0958, key {ANTHROPIC}");
+    let line = json!({"type": "item.completed", "item": {"id": "item_0", "type": "agent_message", "text": text}});
+    std::fs::write(&capture, format!("{{\"type\":\"turn.started\"}}\n{line}\n"))?;
+    for (flag, kept) in [(None, false), (Some("--keep-personal-data"), true)] {
+        let out = folder.path().join(if kept { "kept" } else { "replaced" });
+        let mut args = vec!["capture".to_owned(), "codex-exec-events".to_owned(), "--from".to_owned()];
+        args.extend(["codex-exec-jsonl".to_owned(), "--out".to_owned(), out.display().to_string()]);
+        args.extend(flag.map(str::to_owned));
+        args.push(capture.display().to_string());
+        let output = common::conform(&args);
+        assert!(output.success(), "{}", output.text());
+        let written = std::fs::read_to_string(out.join("run.json.new"))?;
+        assert_eq!(written.contains("83.137.14.201"), kept, "{written}");
+        assert_eq!(written.contains("+44 20 7946 0958"), kept, "{written}");
+        assert!(!written.contains(&ANTHROPIC[..20]) && written.contains("REDACTED_ANTHROPIC_KEY_1"), "{written}");
+    }
+    Ok(())
+}
