@@ -13,9 +13,9 @@
 mod common;
 
 use common::planted::{
-    ANTHROPIC, BEARER, CUSTOM_RULE, Kind, LOOK_ALIKES, MASK, Planted, USER_MAC, WRAPPED_ENV, WRAPPED_ENV_BASE64,
-    WRAPPED_KEY, WRAPPED_KEY_BASE64, capture_in_format, kind_members, kind_text, kinds, mask_placeholders,
-    masked_strings, planted_members, planted_strings,
+    ANTHROPIC, BEARER, CUSTOM_RULE, Kind, LOOK_ALIKES, MASK, Planted, PlantedCapture, USER_MAC, WRAPPED_ENV,
+    WRAPPED_ENV_BASE64, WRAPPED_KEY, WRAPPED_KEY_BASE64, capture_in_format, kind_members, kind_text, kinds,
+    mask_placeholders, masked_strings, planted_members, planted_strings,
 };
 use conform::capture::{CaptureOptions, formats, prepare};
 use conform::json::to_canonical_string;
@@ -368,7 +368,7 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
     let kinds = kinds();
     let mut checked = Vec::new();
     for format in formats() {
-        let Some((files, frames)) = capture_in_format(format.suite, format.name, &kinds) else {
+        let Some(PlantedCapture { files, frames }) = capture_in_format(format.suite, format.name, &kinds) else {
             panic!(
                 "no planted capture for --from {} ({}): add one to tests/common/planted.rs",
                 format.name, format.suite

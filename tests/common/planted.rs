@@ -579,12 +579,19 @@ pub fn kind_members(kind: &Kind) -> Option<Value> {
     kind.member.map(|name| serde_json::json!({ name: kind.planted.original() }))
 }
 
+/// A capture holding every kind, in one format.
+pub struct PlantedCapture {
+    /// The files to write: (file name, text).
+    pub files: Vec<(String, String)>,
+    /// Per kind, the frame that holds it.
+    pub frames: Vec<Value>,
+}
+
 /// A capture in the given format (`--from` name and suite) holding one
 /// frame per kind: the kind's text in a message and, for member kinds, a
-/// `meta` object beside it. Returns the files to write (name, text) and, per
-/// kind, the frame that holds it. `None` for a format this function does
-/// not know yet: the caller fails, so a new format gets planted too.
-pub fn capture_in_format(suite: &str, format: &str, kinds: &[Kind]) -> Option<(Vec<(String, String)>, Vec<Value>)> {
+/// `meta` object beside it. `None` for a format this function does not
+/// know yet: the caller fails, so a new format gets planted too.
+pub fn capture_in_format(suite: &str, format: &str, kinds: &[Kind]) -> Option<PlantedCapture> {
     use serde_json::json;
     let with_meta = |mut frame: Value, kind: &Kind| {
         if let (Some(object), Some(meta)) = (frame.as_object_mut(), kind_members(kind)) {
@@ -682,5 +689,5 @@ pub fn capture_in_format(suite: &str, format: &str, kinds: &[Kind]) -> Option<(V
             ),
         )],
     };
-    Some((files, frames))
+    Some(PlantedCapture { files, frames })
 }
