@@ -195,6 +195,7 @@ impl Redactor {
                     regex,
                     groups: Vec::new(),
                     accept: None,
+                    rescan_refused: false,
                 });
             }
         }

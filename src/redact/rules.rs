@@ -52,6 +52,10 @@ pub struct RuleSpec {
     /// addresses, card numbers). E-mail addresses and user names are always
     /// replaced: they name a person outright.
     pub personal_data: bool,
+    /// Search a refused match again from its second character (see
+    /// [`Rule::find_all`]): for patterns whose match can start before the
+    /// value it should find (`12 4111 1111 1111 1111`).
+    pub rescan_refused: bool,
 }
 
 /// The built-in rules, highest priority first. A match that overlaps a
@@ -71,6 +75,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "private-key-tail",
@@ -80,6 +85,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "anthropic-key",
@@ -89,6 +95,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "openai-key",
@@ -98,6 +105,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "github-token",
@@ -107,6 +115,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     // Prefixes as gitleaks lists them (gitlab-pat, gitlab-ptt, gitlab-rrt,
     // gitlab-deploy-token, gitlab-runner-authentication-token, …); like the
@@ -119,6 +128,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "aws-access-key-id",
@@ -128,6 +138,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "aws-secret-key",
@@ -137,6 +148,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "slack-token",
@@ -146,6 +158,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "google-api-key",
@@ -155,6 +168,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "stripe-key",
@@ -164,6 +178,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "npm-token",
@@ -173,6 +188,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     // gitleaks huggingface-access-token (`hf_` + 34 letters) and
     // huggingface-organization-api-token (`api_org_` + 34 letters); from 16
@@ -185,6 +201,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(has_both_cases),
         personal_data: false,
+        rescan_refused: false,
     },
     // gitleaks sendgrid-api-token: `SG.` + 22 characters + `.` + 43
     // characters; caught from 16 characters after the prefix when cut.
@@ -196,6 +213,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     // detect-secrets AzureStorageKeyDetector (`AccountKey=` + base64), the
     // Service Bus / Event Hubs `SharedAccessKey=` of the same connection
@@ -208,6 +226,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1, 2],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "jwt",
@@ -217,6 +236,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "authorization-header",
@@ -226,6 +246,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(not_a_reference),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "cookie-header",
@@ -235,6 +256,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(holds_a_cookie_pair),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "bearer-token",
@@ -244,6 +266,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(looks_like_credential),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "basic-auth",
@@ -253,6 +276,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(decodes_to_user_password),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "url-credentials",
@@ -262,6 +286,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "secret-assignment",
@@ -275,6 +300,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1, 2],
         accept: Some(looks_like_assigned_secret),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "secret-assignment-bare",
@@ -288,6 +314,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(looks_like_bare_secret),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "base64-wrapped-secret",
@@ -297,6 +324,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(wrapped::decodes_to_a_secret),
         personal_data: false,
+        rescan_refused: false,
     },
     // AWS documents a secret access key as 40 characters of the base64
     // alphabet; with no name before it only its shape tells it, so it must
@@ -312,6 +340,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(looks_like_bare_aws_secret),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "email",
@@ -321,6 +350,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(is_personal_address),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "ipv6-address",
@@ -330,6 +360,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(personal::is_ipv6_address),
         personal_data: true,
+        rescan_refused: true,
     },
     RuleSpec {
         id: "ipv4-address",
@@ -339,6 +370,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(personal::is_ipv4_address),
         personal_data: true,
+        rescan_refused: true,
     },
     RuleSpec {
         id: "card-number",
@@ -348,6 +380,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(personal::is_card_number),
         personal_data: true,
+        rescan_refused: true,
     },
     RuleSpec {
         id: "phone-number",
@@ -360,6 +393,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[],
         accept: Some(personal::is_phone_number),
         personal_data: true,
+        rescan_refused: true,
     },
     RuleSpec {
         id: "home-path-unix",
@@ -369,6 +403,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(is_user_name),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "home-path-dashed",
@@ -378,6 +413,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(is_user_name),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "home-path-windows",
@@ -387,6 +423,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: Some(is_user_name),
         personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "truncated-secret-tail",
@@ -396,6 +433,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         groups: &[1],
         accept: None,
         personal_data: false,
+        rescan_refused: false,
     },
 ];
 
@@ -437,6 +475,8 @@ pub struct Rule {
     pub groups: Vec<usize>,
     /// Extra check on the secret.
     pub accept: Option<Accept>,
+    /// Whether a refused match is searched again from its second character.
+    pub rescan_refused: bool,
 }
 
 impl Rule {
@@ -448,6 +488,7 @@ impl Rule {
             regex: Regex::new(spec.pattern)?,
             groups: spec.groups.to_vec(),
             accept: spec.accept,
+            rescan_refused: spec.rescan_refused,
         })
     }
 
@@ -456,16 +497,24 @@ impl Rule {
     pub fn custom(index: usize, pattern: &str) -> Result<Rule, regex::Error> {
         let regex = Regex::new(pattern)?;
         let groups = if regex.captures_len() > 1 { vec![1] } else { Vec::new() };
-        Ok(Rule { id: format!("custom-{index}"), label: format!("CUSTOM{index}"), regex, groups, accept: None })
+        Ok(Rule {
+            id: format!("custom-{index}"),
+            label: format!("CUSTOM{index}"),
+            regex,
+            groups,
+            accept: None,
+            rescan_refused: false,
+        })
     }
 
     /// Every (byte range, secret) this rule finds in `text`, left to right.
     ///
-    /// A match the rule's check refuses does not hide a secret that starts
-    /// inside it (`12 4111 1111 1111 1111`: the card starts after the `12`):
-    /// the search goes on from the match's second character. Refused
-    /// matches longer than [`RETRY_WITHIN`] are skipped whole, so a long
-    /// run (an embedded image's base64) costs one check, not one per byte.
+    /// For a rule with `rescan_refused`, a match its check refuses does not
+    /// hide a secret that starts inside it (`12 4111 1111 1111 1111`: the
+    /// card starts after the `12`): the search goes on from the match's
+    /// second character. Refused matches longer than [`RETRY_WITHIN`] are
+    /// skipped whole all the same, so a long run costs one check, not one
+    /// per byte.
     pub fn find_all<'t>(&self, text: &'t str) -> Vec<(std::ops::Range<usize>, &'t str)> {
         let mut found = Vec::new();
         let mut at = 0;
@@ -490,7 +539,7 @@ impl Rule {
                     found.push((secret.range(), secret.as_str()));
                     whole.end().max(whole.start() + 1)
                 }
-                None if whole.len() <= RETRY_WITHIN => next_char_boundary(text, whole.start()),
+                None if self.rescan_refused && whole.len() <= RETRY_WITHIN => next_char_boundary(text, whole.start()),
                 None => whole.end().max(whole.start() + 1),
             };
         }
