@@ -55,19 +55,27 @@ impl View {
     /// The view with one more level of escapes decoded, or `None` when there
     /// is nothing left to decode.
     pub fn decode_once(&self) -> Option<View> {
-        if !self.text.contains('\\') {
-            return None;
-        }
+        if self.text.contains('\\') { self.decoded_by(decode_at) } else { None }
+    }
+
+    /// The view with one level of URL percent-encoding decoded (`%2D` →
+    /// `-`), or `None` when it holds none. Only escapes of ASCII characters
+    /// are decoded: every secret pattern is ASCII, and a lone byte of a
+    /// multi-byte character is no character at all.
+    pub fn percent_decode_once(&self) -> Option<View> {
+        if self.text.contains('%') { self.decoded_by(percent_decode_at) } else { None }
+    }
+
+    /// The view with every escape `step` knows decoded, each decoded
+    /// character mapped to the original span of its escape (`None` when
+    /// nothing changed).
+    fn decoded_by(&self, step: fn(&str, usize) -> (String, usize)) -> Option<View> {
         let mut text = String::with_capacity(self.text.len());
         let mut origin = Vec::with_capacity(self.text.len());
-        let bytes = self.text.as_bytes();
         let mut at = 0;
         while at < self.text.len() {
-            let (decoded, consumed) = decode_at(&self.text, bytes, at);
-            let span = match self.original_span(at..at + consumed) {
-                Some(span) => span,
-                None => break,
-            };
+            let (decoded, consumed) = step(&self.text, at);
+            let Some(span) = self.original_span(at..at + consumed) else { break };
             for c in decoded.chars() {
                 text.push(c);
                 origin.extend(std::iter::repeat_n(span.clone(), c.len_utf8()));
@@ -76,53 +84,36 @@ impl View {
         }
         if text == self.text { None } else { Some(View { text, origin }) }
     }
+}
 
-    /// The view with one level of URL percent-encoding decoded (`%2D` →
-    /// `-`), or `None` when it holds none. Only escapes of ASCII characters
-    /// are decoded: every secret pattern is ASCII, and a lone byte of a
-    /// multi-byte character is no character at all.
-    pub fn percent_decode_once(&self) -> Option<View> {
-        if !self.text.contains('%') {
-            return None;
-        }
-        let mut text = String::with_capacity(self.text.len());
-        let mut origin = Vec::with_capacity(self.text.len());
-        let bytes = self.text.as_bytes();
-        let mut at = 0;
-        let mut decoded_any = false;
-        while at < self.text.len() {
-            let escaped = (bytes[at] == b'%')
-                .then(|| bytes.get(at + 1..at + 3))
-                .flatten()
-                .and_then(|hex| std::str::from_utf8(hex).ok())
-                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
-                .filter(u8::is_ascii);
-            let (c, consumed) = match escaped {
-                Some(byte) => (char::from(byte), 3),
-                None => {
-                    let c = self.text[at..].chars().next().unwrap_or('\u{fffd}');
-                    (c, c.len_utf8().max(1))
-                }
-            };
-            decoded_any |= escaped.is_some();
-            let Some(span) = self.original_span(at..at + consumed) else { break };
-            text.push(c);
-            origin.extend(std::iter::repeat_n(span, c.len_utf8()));
-            at += consumed;
-        }
-        decoded_any.then_some(View { text, origin })
+/// The character at byte `at` as it is, and its length.
+fn plain_at(text: &str, at: usize) -> (String, usize) {
+    let c = text[at..].chars().next().unwrap_or('\u{fffd}');
+    (c.to_string(), c.len_utf8().max(1))
+}
+
+/// Decodes the `%XX` escape of an ASCII character (or the plain character)
+/// at byte `at`.
+fn percent_decode_at(text: &str, at: usize) -> (String, usize) {
+    let bytes = text.as_bytes();
+    let escaped = (bytes.get(at) == Some(&b'%'))
+        .then(|| bytes.get(at + 1..at + 3))
+        .flatten()
+        .and_then(|hex| std::str::from_utf8(hex).ok())
+        .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        .filter(u8::is_ascii);
+    match escaped {
+        Some(byte) => (char::from(byte).to_string(), 3),
+        None => plain_at(text, at),
     }
 }
 
-/// Decodes the escape (or plain character) at byte `at`: the decoded text and
-/// how many bytes it consumed.
-fn decode_at(text: &str, bytes: &[u8], at: usize) -> (String, usize) {
-    let plain = || {
-        let c = text[at..].chars().next().unwrap_or('\u{fffd}');
-        (c.to_string(), c.len_utf8().max(1))
-    };
+/// Decodes the JSON escape (or plain character) at byte `at`: the decoded
+/// text and how many bytes it consumed.
+fn decode_at(text: &str, at: usize) -> (String, usize) {
+    let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'\\') {
-        return plain();
+        return plain_at(text, at);
     }
     let simple = match bytes.get(at + 1) {
         Some(b'"') => Some('"'),
