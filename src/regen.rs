@@ -13,9 +13,9 @@
 use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff, values_equal};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
-use crate::reference::NoTrace;
 use crate::review::{ReviewError, WriteMode, Written, write_fixture};
-use crate::suite::{Layout, Suite, call_reference};
+use crate::suite::NoTrace;
+use crate::suite::call_reference;
 use std::path::PathBuf;
 
 /// What regenerating one fixture found.
@@ -148,21 +148,13 @@ fn regenerate_one(fixture: &LoadedFixture) -> RegenStatus {
         Err(message) => return RegenStatus::ReferenceFailed(message),
     };
     let (mut found, omitted) = differences(&parts.expected, &recomputed);
-    let prefix = expected_pointer(fixture.suite);
+    let prefix = fixture.suite.expected_pointer();
     for difference in &mut found {
         difference.pointer = format!("{prefix}{}", difference.pointer);
     }
     let text = json::to_canonical_string(&updated);
     let hunks = text_diff(&json::to_canonical_string(document), &text, DIFF_CONTEXT);
     RegenStatus::Drifted(Box::new(Drift { differences: found, omitted, hunks, text }))
-}
-
-/// Where a suite's expected part sits in its documents.
-fn expected_pointer(suite: &dyn Suite) -> String {
-    match suite.layout() {
-        Layout::Wrapped { expected, .. } => json::pointer::push("", expected),
-        Layout::Keys { .. } | Layout::Table | Layout::Custom => String::new(),
-    }
 }
 
 /// Writes the recomputed documents of drifted fixtures (pending or in place).

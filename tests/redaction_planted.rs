@@ -367,11 +367,12 @@ fn numbers_that_are_personal_data_become_placeholders() {
 fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>> {
     let kinds = kinds();
     let mut checked = Vec::new();
-    for format in formats() {
-        let Some(PlantedCapture { files, frames }) = capture_in_format(format.suite, format.name, &kinds) else {
+    for (suite, format) in formats() {
+        let Some(PlantedCapture { files, frames }) = capture_in_format(suite.name(), format.name, &kinds) else {
             panic!(
                 "no planted capture for --from {} ({}): add one to tests/common/planted.rs",
-                format.name, format.suite
+                format.name,
+                suite.name()
             );
         };
         let folder = tempfile::tempdir()?;
@@ -382,7 +383,7 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
             paths.push(path);
         }
         let options = CaptureOptions {
-            suite: format.suite.to_owned(),
+            suite,
             format,
             files: paths,
             out: folder.path().join("out"),
@@ -392,7 +393,7 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
             keep_personal_data: false,
             captured_on: None,
         };
-        let prepared = prepare(&options).unwrap_or_else(|err| panic!("{} ({}): {err}", format.name, format.suite));
+        let prepared = prepare(&options).unwrap_or_else(|err| panic!("{} ({}): {err}", format.name, suite.name()));
         assert!(!prepared.fixtures.is_empty());
         let mut strings = Vec::new();
         for fixture in &prepared.fixtures {
@@ -424,11 +425,11 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
             failures.is_empty(),
             "--from {} ({}): {} failures:\n{}",
             format.name,
-            format.suite,
+            suite.name(),
             failures.len(),
             failures.join("\n")
         );
-        checked.push(format!("{} → {} ({} fixtures)", format.name, format.suite, prepared.fixtures.len()));
+        checked.push(format!("{} → {} ({} fixtures)", format.name, suite.name(), prepared.fixtures.len()));
     }
     eprintln!("{} kinds planted in {} formats, none survived: {}", kinds.len(), checked.len(), checked.join("; "));
     Ok(())

@@ -9,12 +9,12 @@
 //! every document of the capture has been built, validated and linted: a
 //! capture that still holds a secret-looking string writes nothing at all.
 
-use super::{CaptureError, CaptureFormat, CapturedCase, Imported, SourceFile, Window};
+use super::{CaptureError, CaptureFormat, CapturedCase, ImportFailure, Imported, SourceFile, Window};
 use crate::json;
 use crate::redact::{RedactOptions, RedactionSummary, Redactor};
-use crate::reference::NoTrace;
 use crate::review::{WriteMode, Written, write_fixture};
-use crate::suite::{self, Layout, Suite};
+use crate::suite::NoTrace;
+use crate::suite::Suite;
 use crate::validate::schema_errors;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -23,8 +23,8 @@ use std::path::PathBuf;
 /// What `conform capture` was asked to do.
 #[derive(Clone, Debug)]
 pub struct CaptureOptions {
-    /// The suite named on the command line.
-    pub suite: String,
+    /// The suite the fixtures are for.
+    pub suite: &'static dyn Suite,
     /// The format (`--from`).
     pub format: &'static CaptureFormat,
     /// The capture files.
@@ -75,14 +75,7 @@ pub struct Prepared {
 /// Builds every fixture of a capture (see the module docs); writes nothing.
 pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
     let format = options.format;
-    if format.suite != options.suite {
-        return Err(CaptureError::SuiteMismatch {
-            format: format.name.to_owned(),
-            format_suite: format.suite.to_owned(),
-            suite: options.suite.clone(),
-        });
-    }
-    let suite = suite::find(format.suite).ok_or_else(|| CaptureError::UnknownSuite(format.suite.to_owned()))?;
+    let suite = options.suite;
     let reference = suite.reference().ok_or_else(|| CaptureError::NoReference(suite.name().to_owned()))?;
     let window_fn = match options.window {
         None => None,
@@ -99,7 +92,7 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
     let files = read_files(&options.files)?;
     let Imported { cases, mut notices } = (format.import)(&files)?;
     if cases.is_empty() {
-        return Err(CaptureError::Empty("cases"));
+        return Err(CaptureError::Import(ImportFailure::Empty("cases")));
     }
 
     // Names revealed by any path in the capture are replaced everywhere,
@@ -160,8 +153,8 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, CaptureError> {
         .iter()
         .map(|path| {
             let bytes = std::fs::read(path)
-                .map_err(|err| CaptureError::Read { path: path.clone(), message: err.to_string() })?;
-            let text = String::from_utf8(bytes).map_err(|err| CaptureError::Read {
+                .map_err(|err| ImportFailure::Read { path: path.clone(), message: err.to_string() })?;
+            let text = String::from_utf8(bytes).map_err(|err| ImportFailure::Read {
                 path: path.clone(),
                 message: format!("not UTF-8 (byte offset {})", err.utf8_error().valid_up_to()),
             })?;
@@ -254,24 +247,10 @@ fn build_document(
     document.insert("fixtureVersion".to_owned(), Value::from(version));
     document.insert("name".to_owned(), Value::from(name));
     document.insert("description".to_owned(), Value::from(description));
-    match suite.layout() {
-        Layout::Wrapped { input: key, .. } => {
-            document.insert(key.to_owned(), input.clone());
-        }
-        Layout::Keys { input: keys, .. } => {
-            for key in keys {
-                let part = input.get(*key).ok_or_else(|| format!("the captured input has no `{key}` member"))?;
-                document.insert((*key).to_owned(), part.clone());
-            }
-        }
-        Layout::Table | Layout::Custom => {
-            return Err(format!(
-                "captures cannot build documents of suite {} (no input/expected envelope)",
-                suite.name()
-            ));
-        }
-    }
-    suite.with_expected(&Value::Object(document), expected)
+    let document = suite
+        .with_input(&Value::Object(document), input)
+        .map_err(|message| format!("captures cannot build documents of suite {} {message}", suite.name()))?;
+    suite.with_expected(&document, expected)
 }
 
 /// A valid, unused fixture name: characters outside `[A-Za-z0-9._-]` become

@@ -47,16 +47,16 @@ pub struct CaptureArgs {
 
 fn formats_help() -> String {
     let mut help = String::from("Formats:\n");
-    for format in formats() {
+    for (suite, format) in formats() {
         let window = if format.window.is_some() { " [--window]" } else { "" };
-        help.push_str(&format!("  {} → {}{window}: {}\n", format.name, format.suite, format.summary));
+        help.push_str(&format!("  {} → {}{window}: {}\n", format.name, suite.name(), format.summary));
     }
     help
 }
 
 pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
-    let format = find_format(&args.suite, &args.format)?;
+    let (suite, format) = find_format(&args.suite, &args.format)?;
     if let Some(day) = &args.captured_on
         && chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_err()
     {
@@ -64,7 +64,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("fixtures").join(&args.suite));
     let options = CaptureOptions {
-        suite: args.suite,
+        suite,
         format,
         files: args.files,
         out,

@@ -1,8 +1,9 @@
 //! The built-in reference, run in-process.
 
 use super::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
-use crate::reference::NoTrace;
-use crate::suite::{self, ReferenceFailure, call_reference};
+use crate::suite::NoTrace;
+use crate::suite::{ReferenceFailure, call_reference};
+use crate::suites;
 
 /// Runs each suite's reference function.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,7 +21,7 @@ impl Implementation for ReferenceImplementation {
     }
 
     fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
-        let Some(suite) = suite::find(request.suite) else {
+        let Some(suite) = suites::find(request.suite) else {
             return Outcome::Unsupported(format!("unknown suite `{}`", request.suite)).into();
         };
         let Some(reference) = suite.reference() else {

@@ -1,7 +1,11 @@
 //! The [`Suite`] trait: what the harness needs to know about a kind of
 //! fixture.
 
-use super::layout::{CaseParts, Layout, split_by_layout, with_expected_by_layout};
+use super::capture::CaptureFormat;
+use super::layout::{
+    CaseParts, Layout, expected_pointer_by_layout, has_envelope, split_by_layout, with_expected_by_layout,
+    with_input_by_layout,
+};
 use super::reference_fn::ReferenceFn;
 use serde_json::Value;
 
@@ -38,7 +42,7 @@ pub trait Suite: Send + Sync {
     }
 
     /// Every rule id the reference reports to a
-    /// [`RuleTrace`](crate::reference::RuleTrace), for `conform coverage`;
+    /// [`RuleTrace`](crate::suite::RuleTrace), for `conform coverage`;
     /// empty when the suite does not list them.
     fn rules(&self) -> &'static [&'static str] {
         &[]
@@ -49,10 +53,48 @@ pub trait Suite: Send + Sync {
         split_by_layout(self.layout(), document)
     }
 
+    /// Whether documents carry `fixtureVersion`, `name` and `description`
+    /// (a bare table such as `catalogs` does not).
+    fn has_envelope(&self) -> bool {
+        has_envelope(self.layout())
+    }
+
+    /// Whether a document's name and version come from its file and tree
+    /// instead of its members, and the whole document is expected.
+    fn is_table(&self) -> bool {
+        matches!(self.layout(), Layout::Table)
+    }
+
+    /// Where the expected part sits in a document, as a JSON pointer (empty
+    /// when it is spread over the top level), for messages about it.
+    fn expected_pointer(&self) -> String {
+        expected_pointer_by_layout(self.layout())
+    }
+
+    /// Returns `document` with its input part replaced by `input` (how
+    /// `capture` and `reduce` assemble documents); an error when documents
+    /// of this suite have no input part to replace.
+    fn with_input(&self, document: &Value, input: &Value) -> Result<Value, String> {
+        with_input_by_layout(self.layout(), document, input)
+    }
+
     /// Returns `document` with its expected part replaced by `expected`
     /// (used to write fixtures whose expectation the reference computed).
     fn with_expected(&self, document: &Value, expected: &Value) -> Result<Value, String> {
         with_expected_by_layout(self.layout(), document, expected)
+    }
+
+    /// The input member holding the case's item list (messages, frames,
+    /// ops…), which `conform reduce` shrinks; `None` when the input has no
+    /// list (reduce then takes the longest array member).
+    fn item_list(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The capture formats `conform capture` can read into this suite's
+    /// cases.
+    fn capture_formats(&self) -> &'static [CaptureFormat] {
+        &[]
     }
 
     /// Adapts what a user hands to `conform decode` into this suite's input

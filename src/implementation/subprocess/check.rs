@@ -452,7 +452,7 @@ impl Checker<'_> {
             );
         }
         for (suite, versions) in &hello.suites {
-            match crate::suite::find(suite) {
+            match crate::suites::find(suite) {
                 None => self.report.add(
                     Level::Note,
                     format!("declares a suite `{suite}` this harness does not know; it is ignored"),
@@ -479,7 +479,7 @@ impl Checker<'_> {
             }
         }
         let missing: Vec<&str> =
-            crate::suite::all().iter().map(|s| s.name()).filter(|name| hello.versions(name).is_none()).collect();
+            crate::suites::all().iter().map(|s| s.name()).filter(|name| hello.versions(name).is_none()).collect();
         if !missing.is_empty() {
             self.report.add(
                 Level::Note,
