@@ -7,6 +7,7 @@ mod common;
 
 use common::subprocess::{CASES, Judged, Scenario, verdicts};
 use common::{Conform, Finished, assert_valid_report, python, report};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Hard bound of each run: generous for a loaded CI machine, far below a hang.
@@ -25,6 +26,11 @@ struct FaultRun {
 /// (`--timeout 2s -j 1`), which they may override by being given instead:
 /// pass `--timeout`/`-j` only through `extra` to change them.
 fn run_fault(fault: &str, extra: &[&str]) -> Option<FaultRun> {
+    run_fault_with(fault, extra, &[])
+}
+
+/// [`run_fault`] with environment variables for the adapter.
+fn run_fault_with(fault: &str, extra: &[&str], env: &[(&str, PathBuf)]) -> Option<FaultRun> {
     let python = python()?;
     let scenario = Scenario::new();
     let command = scenario.fault_adapter(python, fault);
@@ -53,7 +59,11 @@ fn run_fault(fault: &str, extra: &[&str]) -> Option<FaultRun> {
         args.extend_from_slice(&["-j", "1"]);
     }
     args.extend_from_slice(extra);
-    let finished = Conform::new(&args).limit(LIMIT).run();
+    let mut conform = Conform::new(&args).limit(LIMIT);
+    for (key, value) in env {
+        conform = conform.env(key, value);
+    }
+    let finished = conform.run();
     assert!(!finished.stderr.contains("panicked"), "the harness panicked:\n{}", finished.stderr);
     let verdicts = verdicts(&report(&out));
     assert_eq!(verdicts.len(), CASES.len(), "every case is in the report");
@@ -187,6 +197,28 @@ fn an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent(
     assert_eq!(run.finished.code, Some(1));
 }
 
+#[cfg(unix)]
+#[test]
+fn an_exit_is_a_crash_at_once_even_while_a_grandchild_holds_stdout() {
+    // Without watching the process, the harness would wait for the end of
+    // stdout, which the grandchild holds for two minutes: a `timeout`.
+    for fault in ["fork-exit", "detach-exit"] {
+        let grandchildren = common::subprocess::Grandchildren::new();
+        let Some(run) = run_fault_with(fault, &["--timeout", "60s"], &[grandchildren.env()]) else { return };
+        only_case_faulted(
+            &run,
+            "case-03",
+            "crash",
+            &["exit status 3", "while the case was in flight", "leaving a helper behind"],
+        );
+        assert_eq!(grandchildren.pids().len(), 1, "{fault}: the adapter left its grandchild");
+        if fault == "fork-exit" {
+            // One still in the process group is killed with it.
+            assert!(grandchildren.all_gone_within(Duration::from_secs(30)), "{fault}: the grandchild survived");
+        }
+    }
+}
+
 #[test]
 fn parallel_processes_contain_a_crash_too() {
     let Some(run) = run_fault("crash", &["-j", "3"]) else { return };
@@ -281,6 +313,32 @@ fn one_shot_faults_are_verdicts_too() {
         assert!(v[case].message.contains(words), "{case}: {:?}", v[case].message);
     }
     assert!(v["case-02"].stderr.as_deref().unwrap_or("").contains("about to crash"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_one_shot_case_is_judged_on_what_was_written_before_the_exit() {
+    // Each case leaves a grandchild outside the process group holding
+    // stdout and stderr: the end of file does not come with the exit.
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let grandchildren = common::subprocess::Grandchildren::new();
+    let command = scenario.one_shot_adapter(python, "case-01:detach,case-02:detach-exit1");
+    let out = scenario.out("one-shot-detached");
+    let tree = scenario.tree();
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--one-shot", "--timeout", "60s"];
+    let args = [&args[..], &["--format", "json", "--out", out.to_str().unwrap()]].concat();
+    let (key, value) = grandchildren.env();
+    let finished = Conform::new(&args).env(key, value).limit(LIMIT).run();
+    assert_eq!(finished.code, Some(1), "{}", finished.stderr);
+    let v = verdicts(&report(&out));
+    assert_eq!(v["case-01"].verdict, "pass", "{:?}", v["case-01"]);
+    assert_eq!(v["case-02"].verdict, "error", "{:?}", v["case-02"]);
+    assert!(v["case-02"].message.contains("decoder: cannot decode case-02"), "{:?}", v["case-02"]);
+    for case in ["case-03", "case-04", "case-05", "case-06"] {
+        assert_eq!(v[case].verdict, "pass", "{case}: {:?}", v[case]);
+    }
+    assert_eq!(grandchildren.pids().len(), 2, "each faulty case left a grandchild");
 }
 
 #[cfg(unix)]

@@ -18,8 +18,11 @@ where it commits the fault named by --fault:
   no-read       send the hello, then never read stdin again
   skip          reply `skipped`
   no-newline    write the reply without its newline, then wait
+  fork-exit     fork a grandchild that keeps stdout open, then exit with status 3
+  detach-exit   the same, with the grandchild in a session (and process group) of its own
 
 --declare SUITE:VERSION,... replaces the suites declared in the hello.
+A grandchild's pid is appended to $CONFORM_TEST_GRANDCHILD_PIDFILE, if set.
 """
 
 import argparse
@@ -49,6 +52,19 @@ if os.environ.get("CONFORM_TEST_PIDFILE"):
 def send(message):
     out.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
     out.flush()
+
+
+def leave_grandchild(detach):
+    """Forks a process that holds this one's pipes for two minutes."""
+    pid = os.fork()
+    if pid == 0:
+        if detach:
+            os.setsid()
+        time.sleep(120)
+        os._exit(0)
+    if os.environ.get("CONFORM_TEST_GRANDCHILD_PIDFILE"):
+        with open(os.environ["CONFORM_TEST_GRANDCHILD_PIDFILE"], "a", encoding="utf-8") as f:
+            f.write(str(pid) + "\n")
 
 
 def hello():
@@ -99,6 +115,11 @@ for raw in sys.stdin.buffer:
         send(reply)
     elif fault == "exit0":
         sys.exit(0)
+    elif fault in ("fork-exit", "detach-exit"):
+        leave_grandchild(fault == "detach-exit")
+        sys.stderr.write("decoder: leaving a helper behind\n")
+        sys.stderr.flush()
+        sys.exit(3)
     elif fault == "stderr-flood":
         chunk = ("e" * 1023 + "\n") * 1024
         for _ in range(10):

@@ -12,7 +12,7 @@
 //!   stdin, output on stdout.
 //!
 //! One module per concern: [`command`] (splitting `--impl-cmd`), [`child`]
-//! (process groups, kill, reap), [`pipes`] (the stdin writer, stdout line
+//! (process groups, kill, reap), `collector` (the whole stdout of a one-shot run), [`pipes`] (the stdin writer, stdout line
 //! reader and stderr collector threads, each bounded), `duplex` (stdin and
 //! stdout driven with `poll(2)` by the thread running the case, the fast path
 //! of persistent mode), `connection` (one process with its pipes), [`protocol`] (messages and codec),
@@ -21,6 +21,7 @@
 //! budget) and [`options`] (limits). `conform check-adapter` lives in [`crate::check_adapter`].
 
 pub mod child;
+mod collector;
 pub mod command;
 pub(crate) mod connection;
 pub(crate) mod conversation;
