@@ -136,3 +136,12 @@ fn check_adapter_flags_malformed_hellos_against_the_schema() {
     assert!(stdout.contains("schema hello-response.schema.json: /implementation:"), "{stdout}");
     assert!(stdout.contains("schema hello-response.schema.json: /suites/chat:"), "{stdout}");
 }
+
+#[test]
+fn check_adapter_waits_five_seconds_for_the_exit_after_bye_whatever_the_timeout() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let (exit, stdout) = check(&scenario, &scenario.fault_adapter(python, "slow-bye"), &["--timeout", "1s"]);
+    assert_eq!(exit, Some(0), "{stdout}");
+    assert!(stdout.contains("ok       bye: exited with status 0"), "{stdout}");
+}

@@ -220,6 +220,24 @@ fn an_exit_is_a_crash_at_once_even_while_a_grandchild_holds_stdout() {
 }
 
 #[test]
+fn the_wait_for_an_exit_after_bye_is_five_seconds_whatever_the_timeout() {
+    // --timeout limits a case, not the way out: an adapter that takes 3 s to
+    // exit after bye exits cleanly under a 1 s --timeout.
+    let Some(run) = run_fault("slow-bye", &["--timeout", "1s"]) else { return };
+    assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
+    assert_eq!(run.finished.code, Some(0), "{}", run.finished.stderr);
+    assert!(!run.finished.stderr.contains("after bye"), "{}", run.finished.stderr);
+    // One that never exits is killed after 5 s, with a warning saying so.
+    let Some(run) = run_fault("stay", &["--timeout", "1s"]) else { return };
+    assert_eq!(run.finished.code, Some(0), "{}", run.finished.stderr);
+    assert!(
+        run.finished.stderr.contains("warning: the implementation did not exit within 5 s after bye; it was killed"),
+        "{}",
+        run.finished.stderr
+    );
+}
+
+#[test]
 fn parallel_processes_contain_a_crash_too() {
     let Some(run) = run_fault("crash", &["-j", "3"]) else { return };
     only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);

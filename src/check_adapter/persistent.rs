@@ -7,7 +7,7 @@ use super::hello::describe_hello;
 use super::{CheckCase, CheckReport, Level, quote_stderr, with};
 use crate::implementation::subprocess::child::describe_status;
 use crate::implementation::subprocess::conversation::{Conversation, End, Heard, Line, Message, SendFault, Whose};
-use crate::implementation::subprocess::options::{SubprocessOptions, describe_duration, describe_size};
+use crate::implementation::subprocess::options::{BYE_GRACE, SubprocessOptions, describe_duration, describe_size};
 use crate::implementation::subprocess::protocol::{self, HelloReply, PROTOCOL_VERSION, ReplyBody, excerpt};
 use crate::implementation::subprocess::schemas::{MessageKind, violations};
 use crate::implementation::subprocess::{CommandLine, StartError};
@@ -292,8 +292,8 @@ impl Checker<'_> {
             return;
         }
         live.conversation.say_bye();
-        let grace = self.options.timeout.min(Duration::from_secs(5));
-        let deadline = Instant::now() + grace;
+        // One deadline for closing stdout and exiting, as in a run.
+        let deadline = Instant::now() + BYE_GRACE;
         let report = &mut *self.report;
         let heard = live.conversation.listen(deadline, None, |heard| {
             if let Heard::Line(line) = heard {
@@ -309,13 +309,13 @@ impl Checker<'_> {
                 connection.kill();
                 self.report.add(
                     Level::Problem,
-                    format!("the implementation did not exit within {} after bye", describe_duration(grace)),
+                    format!("the implementation did not exit within {} after bye", describe_duration(BYE_GRACE)),
                     vec!["on {\"op\":\"bye\"} (or end of stdin) it must exit with status 0".to_owned()],
                 );
                 return;
             }
         }
-        match connection.wait_until(Instant::now() + grace) {
+        match connection.wait_until(deadline) {
             Some(status) if status.success() => {
                 self.report.add(Level::Ok, "bye: exited with status 0".to_owned(), Vec::new());
             }

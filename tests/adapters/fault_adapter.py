@@ -20,6 +20,8 @@ where it commits the fault named by --fault:
   no-newline    write the reply without its newline, then wait
   fork-exit     fork a grandchild that keeps stdout open, then exit with status 3
   detach-exit   the same, with the grandchild in a session (and process group) of its own
+  slow-bye      take 3 s to exit after bye
+  stay          keep running after bye
 
 --declare SUITE:VERSION,... replaces the suites declared in the hello.
 A grandchild's pid is appended to $CONFORM_TEST_GRANDCHILD_PIDFILE, if set.
@@ -88,6 +90,10 @@ for raw in sys.stdin.buffer:
             hello()
         continue
     if op == "bye":
+        if args.fault == "slow-bye":
+            time.sleep(3)
+        elif args.fault == "stay":
+            time.sleep(3600)
         sys.exit(0)
     if op != "run":
         continue

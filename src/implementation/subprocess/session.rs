@@ -12,15 +12,12 @@ use super::child::describe_status;
 use super::command::CommandLine;
 use super::conversation::{Conversation, End, Heard, Message, SendFault, Whose};
 use super::error::StartError;
-use super::options::{SubprocessOptions, describe_duration, describe_size};
+use super::options::{BYE_GRACE, SubprocessOptions, describe_duration, describe_size};
 use super::pipes::last_line;
 use super::protocol::{HelloReply, PROTOCOL_VERSION, ReplyBody};
 use crate::implementation::{CaseRequest, CaseRun, LateOutcome, Outcome};
 use std::ops::ControlFlow::{Break, Continue};
-use std::time::{Duration, Instant};
-
-/// Longest wait for an exit after `bye`.
-const BYE_GRACE: Duration = Duration::from_secs(5);
+use std::time::Instant;
 
 /// Whether the process can take another case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,8 +230,8 @@ impl Session {
     pub fn bye(mut self, late: &mut Vec<LateOutcome>) -> Vec<String> {
         let mut notes = Vec::new();
         self.conversation.say_bye();
-        let grace = self.conversation.options().timeout.min(BYE_GRACE);
-        let deadline = Instant::now() + grace;
+        // One deadline for closing stdout and exiting.
+        let deadline = Instant::now() + BYE_GRACE;
         let heard = self.conversation.listen(deadline, None, |heard| {
             let note = match heard {
                 Heard::TooLong { .. } => "after bye the implementation wrote an over-long line".to_owned(),
@@ -267,7 +264,7 @@ impl Session {
                 connection.kill();
                 notes.push(format!(
                     "the implementation did not exit within {} after bye; it was killed",
-                    describe_duration(grace)
+                    describe_duration(BYE_GRACE)
                 ));
                 return notes;
             }
@@ -276,7 +273,7 @@ impl Session {
                 return notes;
             }
         }
-        match connection.wait_until(Instant::now() + grace) {
+        match connection.wait_until(deadline) {
             Some(status) if status.success() => {}
             Some(status) => notes.push(format!(
                 "the implementation ended with {} after bye (expected exit status 0)",
