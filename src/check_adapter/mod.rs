@@ -115,13 +115,18 @@ pub fn smoke_cases<'c>(corpus: &'c Corpus, selected: &[usize], per_suite: usize)
 pub struct CheckReport {
     /// Findings in the order they happened.
     pub findings: Vec<Finding>,
+    /// Smoke cases selected.
+    pub selected: usize,
+    /// Smoke cases sent to the implementation (the others were undeclared
+    /// in its hello, or the check stopped before them).
+    pub sent: usize,
     /// Cases answered with an output equal to the expectation.
     pub passed: usize,
     /// Cases answered with a different output.
     pub failed: usize,
     /// Cases answered with `error`.
     pub errors: usize,
-    /// Cases answered with `skipped`, or not sent because undeclared.
+    /// Cases answered with `skipped`.
     pub skipped: usize,
     /// Messages received and validated.
     pub messages: usize,
@@ -145,10 +150,13 @@ impl CheckReport {
     /// The closing line.
     pub fn summary(&self) -> String {
         format!(
-            "{} protocol problems, {} warnings; {} messages checked; smoke cases: {} passed, {} failed, {} errors, {} skipped",
+            "{} protocol problems, {} warnings; {} messages checked; smoke cases: {} of {} sent: {} passed, {} failed, \
+             {} errors, {} skipped",
             self.problems(),
             self.warnings(),
             self.messages,
+            self.sent,
+            self.selected,
             self.passed,
             self.failed,
             self.errors,

@@ -14,7 +14,7 @@ pub fn check_one_shot(
     options: &SubprocessOptions,
 ) -> Result<CheckReport, StartError> {
     let implementation = OneShotImplementation::new(command.clone(), options.clone())?;
-    let mut report = CheckReport::default();
+    let mut report = CheckReport { selected: cases.len(), ..CheckReport::default() };
     let mut total = Duration::ZERO;
     let mut count = 0u32;
     for case in cases {
@@ -25,6 +25,7 @@ pub fn check_one_shot(
         let run = implementation.run_case(&case.request());
         total += started.elapsed();
         count += 1;
+        report.sent += 1;
         report.messages += 1;
         let stderr = quote_stderr(run.stderr.as_deref());
         match run.outcome {

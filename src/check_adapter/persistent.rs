@@ -32,17 +32,18 @@ pub fn check_persistent(
     options: &SubprocessOptions,
 ) -> Result<CheckReport, StartError> {
     command.check_startable()?;
-    let mut report = CheckReport::default();
+    let mut report = CheckReport { selected: cases.len(), ..CheckReport::default() };
     let mut checker = Checker { command, options, report: &mut report, restarts: 0, next_id: 1 };
     let Some(mut live) = checker.start(true)? else { return Ok(report) };
     let hello = live.hello.clone();
+    let mut undeclared = 0usize;
     for case in cases {
         if checker.options.cancelled() {
             break;
         }
         let version = u64::from(case.fixture_version);
         if !hello.versions(case.suite.name()).is_some_and(|versions| versions.contains(&version)) {
-            checker.report.skipped += 1;
+            undeclared += 1;
             continue;
         }
         match checker.run_case(&mut live, case) {
@@ -65,6 +66,17 @@ pub fn check_persistent(
         }
     }
     checker.finish(live);
+    if undeclared > 0 {
+        report.add(
+            Level::Note,
+            format!(
+                "{undeclared} of the {} smoke cases were not sent: the hello does not declare their suite or \
+                 fixtureVersion",
+                cases.len()
+            ),
+            Vec::new(),
+        );
+    }
     Ok(report)
 }
 
@@ -155,7 +167,10 @@ impl Checker<'_> {
         let id = self.next_id;
         let mark = live.conversation.connection().stderr_mark();
         match live.conversation.send_case(id, &case.request()) {
-            Ok(()) => self.next_id += 1,
+            Ok(()) => {
+                self.next_id += 1;
+                self.report.sent += 1;
+            }
             Err(SendFault::Exited(status)) => {
                 self.report.add(
                     Level::Problem,
