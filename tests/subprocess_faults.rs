@@ -145,17 +145,48 @@ fn a_second_reply_makes_the_twice_answered_case_a_protocol_error() {
     only_case_faulted(&run, "case-03", "protocol-error", &["replied twice to id 3", "first verdict: pass"]);
 }
 
+/// Runs `conform run` over the scenario with `command`, which is expected
+/// to fail its first handshake: a setup error, one block, no report.
+fn first_handshake_fails(command: &str, extra: &[&str]) -> Finished {
+    let scenario = Scenario::new();
+    let tree = scenario.tree();
+    let out = scenario.out("handshake");
+    let mut args = vec!["run", tree.to_str().unwrap(), "--impl-cmd", command, "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let finished = Conform::new(&args).limit(LIMIT).run();
+    assert_eq!(finished.code, Some(2), "a setup error:\n{}{}", finished.stdout, finished.stderr);
+    assert!(!finished.stderr.contains("panicked"), "{}", finished.stderr);
+    assert_eq!(finished.stderr.matches("error: ").count(), 1, "one block:\n{}", finished.stderr);
+    assert!(finished.stderr.contains("error: the implementation failed its first handshake, so no case can run"));
+    assert!(finished.stderr.contains(&format!("  command: {command}\n")), "{}", finished.stderr);
+    assert!(finished.stderr.contains("  hint: `conform check-adapter --impl-cmd "), "{}", finished.stderr);
+    assert!(!finished.text().contains("CRASH") && !finished.text().contains("PROTOCOL-ERROR"), "{}", finished.text());
+    assert!(!out.exists(), "no case ran, so no report is written");
+    finished
+}
+
+#[cfg(unix)]
 #[test]
-fn an_implementation_that_never_says_hello_gets_a_protocol_error_on_every_case() {
-    let Some(run) = run_fault("no-hello", &["--hello-timeout", "1s"]) else { return };
-    for (name, judged) in &run.verdicts {
-        assert_eq!(judged.verdict, "protocol-error", "{name}");
-        assert!(judged.message.contains("no hello from the implementation within 1 s"), "{}", judged.message);
-    }
-    assert_eq!(run.finished.code, Some(1));
-    assert!(run.finished.stderr.contains("failed its handshake"), "{}", run.finished.stderr);
-    // One failed handshake, not one per case.
-    assert!(run.finished.elapsed < Duration::from_secs(30), "{:?}", run.finished.elapsed);
+fn an_implementation_that_exits_at_once_is_a_setup_error_with_its_status_and_stderr() {
+    // What `java -jar missing.jar` does.
+    let command = "sh -c 'echo Error: Unable to access jarfile missing.jar >&2; exit 1'";
+    let finished = first_handshake_fails(command, &[]);
+    assert!(finished.stderr.contains("  ended:   exit status 1\n"), "{}", finished.stderr);
+    assert!(
+        finished.stderr.contains("  stderr (last 1 lines):\n  | Error: Unable to access jarfile missing.jar\n"),
+        "{}",
+        finished.stderr
+    );
+}
+
+#[test]
+fn an_implementation_that_never_says_hello_is_a_setup_error() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let command = scenario.fault_adapter(python, "no-hello");
+    let finished = first_handshake_fails(&command, &["--hello-timeout", "1s"]);
+    assert!(finished.stderr.contains("no hello from the implementation within 1 s"), "{}", finished.stderr);
+    assert!(finished.stderr.contains("  ended:   it was still running; conform killed it"), "{}", finished.stderr);
 }
 
 #[test]

@@ -84,6 +84,7 @@ pub fn main() -> i32 {
         std::thread::Builder::new().name("conform".to_owned()).stack_size(MAIN_STACK_BYTES).spawn(
             move || match execute(cli.command) {
                 Ok(code) => code,
+                Err(err) if err.is::<Interrupted>() => exit_code::INTERRUPTED,
                 Err(err) => {
                     error(format!("{err:#}"));
                     exit_code::CANNOT_JUDGE
@@ -122,6 +123,19 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::CheckAdapter(args) => check_adapter::execute(args),
     }
 }
+
+/// Ctrl-C stopped the command before it could do anything (exit 130; the
+/// handler has said so).
+#[derive(Debug)]
+struct Interrupted;
+
+impl Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 /// Prints corpus notices to stderr, one line each.
 fn print_notices(notices: &[Notice]) {

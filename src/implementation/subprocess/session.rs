@@ -33,10 +33,17 @@ pub enum Health {
 pub enum StartFailure {
     /// It could not be started at all.
     Spawn(StartError),
-    /// It started but the handshake failed; the outcome (with its stderr)
-    /// explains how.
-    Handshake(CaseRun),
+    /// It started but the handshake failed.
+    Handshake {
+        /// The outcome (with its stderr) says how.
+        run: CaseRun,
+        /// How the process ended.
+        ended: String,
+    },
 }
+
+/// How a process the harness had to kill during the handshake ended.
+const KILLED: &str = "it was still running; conform killed it";
 
 /// A handshaken implementation process.
 #[derive(Debug)]
@@ -73,6 +80,7 @@ impl Session {
                 },
             })
         });
+        let mut ended = KILLED.to_owned();
         let outcome = match heard {
             Ok(Ok(hello)) => return Ok(Session { conversation, hello, case_mark: 0 }),
             Ok(Err(problem)) => {
@@ -87,7 +95,7 @@ impl Session {
                     last_line(stderr.as_deref()).map(|l| format!(" (last stderr line: {l})")).unwrap_or_default();
                 let outcome =
                     Outcome::Crash(format!("the implementation ended ({how}) before sending its hello{last}"));
-                return Err(StartFailure::Handshake(CaseRun { outcome, stderr }));
+                return Err(StartFailure::Handshake { run: CaseRun { outcome, stderr }, ended: how });
             }
             Err(End::Silent) => {
                 let connection = conversation.connection();
@@ -103,10 +111,12 @@ impl Session {
             }
             Err(End::Cancelled) => {
                 conversation.connection().kill();
+                ended = "it was still starting when the run was interrupted; conform killed it".to_owned();
                 Outcome::Error(interrupted())
             }
         };
-        Err(StartFailure::Handshake(CaseRun { outcome, stderr: conversation.connection().stderr_since(0) }))
+        let run = CaseRun { outcome, stderr: conversation.connection().stderr_since(0) };
+        Err(StartFailure::Handshake { run, ended })
     }
 
     /// What the implementation declared.
