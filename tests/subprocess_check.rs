@@ -217,3 +217,13 @@ fn check_adapter_into_a_closed_pipe_ends_quietly() {
     assert!(!stderr.contains("panicked") && !stderr.contains("a bug"), "{stderr}");
     assert_eq!(status.code(), Some(0), "{stderr}");
 }
+
+#[test]
+fn check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let (exit, stdout) = check(&scenario, &scenario.fault_adapter(python, "crash-ansi"), &[]);
+    assert_eq!(exit, Some(1), "{stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout:?}");
+    assert!(stdout.contains("| ␛[31mdecoder: fatal␛[0m 50%␍done"), "{stdout}");
+}

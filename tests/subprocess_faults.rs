@@ -110,6 +110,28 @@ fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
 }
 
 #[test]
+fn adapter_stderr_reaches_the_terminal_with_its_controls_shown_and_the_reports_whole() {
+    let Some(run) = run_fault("crash-ansi", &[]) else { return };
+    only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);
+    let stdout = &run.finished.stdout;
+    // NO_COLOR is set, so every escape on stdout would be the adapter's.
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "raw controls on the terminal:\n{stdout:?}");
+    assert!(stdout.contains("| ␛[31mdecoder: fatal␛[0m 50%␍done"), "{stdout}");
+    // The report keeps the bytes the adapter wrote (JSON escapes them).
+    let stderr = run.verdicts["case-03"].stderr.as_deref().unwrap_or("");
+    assert_eq!(stderr, "\u{1b}[31mdecoder: fatal\u{1b}[0m 50%\rdone\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_first_handshake_shows_stderr_controls_too() {
+    let command = r#"sh -c 'printf "\033[2J\033[31mboom\r50%%\n" >&2; exit 1'"#;
+    let finished = first_handshake_fails(command, &[]);
+    assert!(!finished.stderr.contains('\u{1b}'), "{:?}", finished.stderr);
+    assert!(finished.stderr.contains("  | ␛[2J␛[31mboom␍50%\n"), "{}", finished.stderr);
+}
+
+#[test]
 fn a_case_that_hangs_times_out_and_the_process_is_replaced() {
     let Some(run) = run_fault("hang", &[]) else { return };
     only_case_faulted(&run, "case-03", "timeout", &["no reply within 2 s", "killed"]);

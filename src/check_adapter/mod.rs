@@ -24,6 +24,7 @@ use crate::compare::compare;
 use crate::fixture::Corpus;
 use crate::implementation::CaseRequest;
 use crate::implementation::subprocess::protocol::excerpt;
+use crate::report::visible_controls;
 use crate::suite::Suite;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -185,7 +186,8 @@ fn quote_stderr(stderr: Option<&str>) -> Vec<String> {
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
     let start = lines.len().saturating_sub(QUOTED_STDERR_LINES);
     let mut quoted = vec![format!("stderr (last {} lines):", lines.len() - start)];
-    quoted.extend(lines[start..].iter().map(|line| format!("  | {}", excerpt(line))));
+    // Shown, not obeyed: an escape sequence in stderr is evidence.
+    quoted.extend(lines[start..].iter().map(|line| format!("  | {}", excerpt(&visible_controls(line)))));
     quoted
 }
 

@@ -10,7 +10,7 @@ use conform::check_adapter::{CheckReport, Level, check_one_shot, check_persisten
 use conform::error::exit_code;
 use conform::fixture::{Corpus, load_corpus};
 use conform::implementation::subprocess::options::describe_duration;
-use conform::report::Palette;
+use conform::report::{Palette, visible_controls};
 use conform::run::select;
 use std::io::{self, Write};
 
@@ -41,7 +41,7 @@ pub fn execute(args: CheckAdapterArgs) -> anyhow::Result<i32> {
     let mode = if args.external.one_shot { "one-shot mode" } else { "protocol v1" };
     let header = format!(
         "conform check-adapter: {} ({mode}, {} smoke cases selected, --timeout {})",
-        command.text(),
+        visible_controls(command.text()),
         cases.len(),
         describe_duration(options.timeout)
     );
@@ -70,9 +70,10 @@ fn print_report(report: &CheckReport, out: &mut impl Write) -> io::Result<()> {
             Level::Warning => p.warn("warning"),
             Level::Problem => p.bad("PROBLEM"),
         };
-        writeln!(out, "  {label}  {}", finding.headline)?;
+        // Findings quote the implementation: its controls are shown, not obeyed.
+        writeln!(out, "  {label}  {}", visible_controls(&finding.headline))?;
         for detail in &finding.details {
-            writeln!(out, "           {}", p.dim(detail))?;
+            writeln!(out, "           {}", p.dim(&visible_controls(detail)))?;
         }
     }
     writeln!(out)?;

@@ -10,7 +10,7 @@ use conform::implementation::subprocess::{
     parse_size,
 };
 use conform::implementation::{Implementation, ReferenceImplementation};
-use conform::report::{RunReport, Verdict};
+use conform::report::{RunReport, Verdict, visible_controls};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -146,7 +146,7 @@ impl External {
     pub fn print_notes(&self) {
         if let External::Persistent(persistent) = self {
             for note in persistent.notes() {
-                super::warning(note);
+                super::warning(visible_controls(&note));
             }
         }
     }
@@ -190,7 +190,8 @@ impl ExternalArgs {
         };
         if let Some(hello) = persistent.hello() {
             let id = &hello.implementation;
-            eprintln!("implementation: {} {} ({}), suites: {}", id.name, id.version, id.language, hello.suite_list());
+            let line = format!("{} {} ({}), suites: {}", id.name, id.version, id.language, hello.suite_list());
+            eprintln!("implementation: {}", visible_controls(&line));
         }
         Ok(Some(External::Persistent(Box::new(persistent))))
     }
@@ -202,7 +203,8 @@ const HANDSHAKE_STDERR_LINES: usize = 10;
 /// The text after `error: ` when the first handshake failed.
 fn handshake_block(command: &str, ended: &str, problem: &str, stderr: Option<&str>) -> String {
     let mut block = String::from("the implementation failed its first handshake, so no case can run");
-    block.push_str(&format!("\n  command: {command}\n  ended:   {ended}\n  problem: {problem}"));
+    let (shown_command, problem) = (visible_controls(command), visible_controls(problem));
+    block.push_str(&format!("\n  command: {shown_command}\n  ended:   {ended}\n  problem: {problem}"));
     let lines: Vec<&str> = stderr.unwrap_or_default().lines().filter(|line| !line.trim().is_empty()).collect();
     if lines.is_empty() {
         block.push_str("\n  stderr:  (nothing)");
@@ -210,7 +212,7 @@ fn handshake_block(command: &str, ended: &str, problem: &str, stderr: Option<&st
         let start = lines.len().saturating_sub(HANDSHAKE_STDERR_LINES);
         block.push_str(&format!("\n  stderr (last {} lines):", lines.len() - start));
         for line in &lines[start..] {
-            block.push_str(&format!("\n  | {line}"));
+            block.push_str(&format!("\n  | {}", visible_controls(line)));
         }
     }
     let quoted = shlex::try_quote(command).unwrap_or_else(|_| command.into());

@@ -7,6 +7,7 @@ where it commits the fault named by --fault:
 
   none          behave
   crash         write to stderr, then exit with status 3 (no reply)
+  crash-ansi    the same, with terminal escape sequences and a carriage return in stderr
   hang          never reply
   garbage       print a line that is not JSON, then the reply
   wrong-id      reply with an id the harness never sent
@@ -105,6 +106,10 @@ for raw in sys.stdin.buffer:
     fault = args.fault
     if fault == "crash":
         sys.stderr.write("decoder: fatal error in " + message["fixture"] + "\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    elif fault == "crash-ansi":
+        sys.stderr.write("\x1b[31mdecoder: fatal\x1b[0m 50%\rdone\n")
         sys.stderr.flush()
         sys.exit(3)
     elif fault == "hang":
