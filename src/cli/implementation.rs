@@ -165,9 +165,11 @@ impl External {
 }
 
 impl ExternalArgs {
-    /// The parsed `--impl-cmd`, when one was given.
+    /// The parsed `--impl-cmd`, when one was given. A leading `conform`
+    /// that is not on `PATH` is this very binary.
     pub fn command(&self) -> anyhow::Result<Option<CommandLine>> {
-        Ok(self.impl_cmd.as_deref().map(CommandLine::parse).transpose()?)
+        let command = self.impl_cmd.as_deref().map(CommandLine::parse).transpose()?;
+        Ok(command.map(|command| command.or_binary_for("conform", || std::env::current_exe().ok())))
     }
 
     /// Starts the external implementation, if one was asked for. A command
