@@ -15,8 +15,8 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use conform::json::parse_value;
-use conform::reference::NoTrace;
-use conform::reference::chat::run;
+use conform::suite::NoTrace;
+use conform::suites::chat::reference::run;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;
 use std::hint::black_box;

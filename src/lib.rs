@@ -8,15 +8,19 @@
 //!                                   implementation)
 //! ```
 //!
-//! * [`fixture`] finds fixture files (one folder per [`suite`]) and loads them;
+//! * [`fixture`] finds fixture files (one folder per suite) and loads them;
 //!   [`validate`] checks each against its suite's embedded JSON Schema.
 //! * [`run`] hands each case's input to an [`implementation`] (the in-process
-//!   [`reference`](mod@reference) or an external program) on parallel workers.
+//!   reference of a suite or an external program) on parallel workers.
 //! * [`compare`] judges outputs by canonical equality ([`json`] writes the
 //!   canonical bytes) and describes mismatches by pointer and line diff.
 //! * [`report`] turns the one result model into terminal, JSON, JUnit,
 //!   Markdown and HTML output; [`baseline`] reclassifies known failures and
 //!   [`report_diff`] compares two runs.
+//!
+//! [`suite`] is the contract every suite fulfils; [`suites`] holds the suites,
+//! one folder each (its `Suite` impl, reference, capture importers and docs),
+//! and the registry that lists them.
 //!
 //! Around the pipeline: [`capture`] and [`redact`] turn live captures into
 //! fixtures, [`regen`] recomputes expectations (the drift gate), [`reduce`]
@@ -45,11 +49,11 @@ pub mod implementation;
 pub mod json;
 pub mod redact;
 pub mod reduce;
-pub mod reference;
 pub mod regen;
 pub mod report;
 pub mod report_diff;
 pub mod review;
 pub mod run;
 pub mod suite;
+pub mod suites;
 pub mod validate;

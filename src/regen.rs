@@ -13,9 +13,9 @@
 use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff, values_equal};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
-use crate::reference::NoTrace;
 use crate::review::{ReviewError, WriteMode, Written, write_fixture};
-use crate::suite::{Layout, Suite, call_reference};
+use crate::suite::NoTrace;
+use crate::suite::call_reference;
 use std::path::PathBuf;
 
 /// What regenerating one fixture found.
@@ -31,6 +31,12 @@ pub enum RegenStatus {
     ReferenceFailed(String),
     /// The fixture document is broken (one line per problem).
     Invalid(Vec<String>),
+    /// The reference does not implement the fixture's version (it is read,
+    /// but only an external implementation can judge it).
+    Unimplemented {
+        /// The fixture's version.
+        found: u32,
+    },
     /// The fixture's version is one the harness cannot judge.
     UnsupportedVersion {
         /// The version found.
@@ -73,6 +79,8 @@ pub struct RegenSummary {
     pub drifted: usize,
     /// Fixtures of suites without a reference.
     pub no_reference: usize,
+    /// Fixtures of a version the reference does not implement.
+    pub unimplemented: usize,
     /// Fixtures the reference failed on.
     pub failed: usize,
     /// Broken or unjudgeable fixture documents.
@@ -88,6 +96,7 @@ impl RegenSummary {
                 RegenStatus::Clean => summary.clean += 1,
                 RegenStatus::Drifted(_) => summary.drifted += 1,
                 RegenStatus::NoReference => summary.no_reference += 1,
+                RegenStatus::Unimplemented { .. } => summary.unimplemented += 1,
                 RegenStatus::ReferenceFailed(_) => summary.failed += 1,
                 RegenStatus::Invalid(_) | RegenStatus::UnsupportedVersion { .. } => summary.invalid += 1,
             }
@@ -97,10 +106,16 @@ impl RegenSummary {
 
     /// `73 fixtures: 61 clean, 0 drifted, 12 without a reference`.
     pub fn line(&self) -> String {
-        let total = self.clean + self.drifted + self.no_reference + self.failed + self.invalid;
+        let total = self.clean + self.drifted + self.no_reference + self.unimplemented + self.failed + self.invalid;
         let mut line = format!("{total} fixtures: {} clean, {} drifted", self.clean, self.drifted);
         if self.no_reference > 0 {
             line.push_str(&format!(", {} without a reference (not checked)", self.no_reference));
+        }
+        if self.unimplemented > 0 {
+            line.push_str(&format!(
+                ", {} of a version the reference does not implement (not checked)",
+                self.unimplemented
+            ));
         }
         if self.failed > 0 {
             line.push_str(&format!(", {} the reference failed on", self.failed));
@@ -134,7 +149,13 @@ fn regenerate_one(fixture: &LoadedFixture) -> RegenStatus {
         }
         FixtureStatus::UnsupportedVersion { found, .. } => return RegenStatus::UnsupportedVersion { found: *found },
     };
-    let Some(reference) = fixture.suite.reference() else { return RegenStatus::NoReference };
+    if fixture.suite.reference().is_none() {
+        return RegenStatus::NoReference;
+    }
+    let version = fixture.version.unwrap_or(1);
+    let Some(reference) = fixture.suite.reference_for(version) else {
+        return RegenStatus::Unimplemented { found: version };
+    };
     let recomputed = match call_reference(reference, &parts.input, &mut NoTrace) {
         Ok(value) => value,
         Err(failure) => return RegenStatus::ReferenceFailed(failure.to_string()),
@@ -148,21 +169,13 @@ fn regenerate_one(fixture: &LoadedFixture) -> RegenStatus {
         Err(message) => return RegenStatus::ReferenceFailed(message),
     };
     let (mut found, omitted) = differences(&parts.expected, &recomputed);
-    let prefix = expected_pointer(fixture.suite);
+    let prefix = fixture.suite.expected_pointer();
     for difference in &mut found {
         difference.pointer = format!("{prefix}{}", difference.pointer);
     }
     let text = json::to_canonical_string(&updated);
     let hunks = text_diff(&json::to_canonical_string(document), &text, DIFF_CONTEXT);
     RegenStatus::Drifted(Box::new(Drift { differences: found, omitted, hunks, text }))
-}
-
-/// Where a suite's expected part sits in its documents.
-fn expected_pointer(suite: &dyn Suite) -> String {
-    match suite.layout() {
-        Layout::Wrapped { expected, .. } => json::pointer::push("", expected),
-        Layout::Keys { .. } | Layout::Table | Layout::Custom => String::new(),
-    }
 }
 
 /// Writes the recomputed documents of drifted fixtures (pending or in place).

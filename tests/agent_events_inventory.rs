@@ -10,10 +10,10 @@ mod common;
 
 use common::protocols::{claude_sdk_inventory, enum_values, protocols};
 use common::{own_fixtures, read_document};
-use conform::reference::agent_events::ItemKind;
-use conform::reference::claude_events::kinds::{Role, block_rule, rule as claude_rule};
-use conform::reference::codex_app_server_events::methods::rule as method_rule;
-use conform::reference::codex_exec_events::rule as exec_rule;
+use conform::suites::agent_events::ItemKind;
+use conform::suites::claude_events::reference::kinds::{Role, block_rule, rule as claude_rule};
+use conform::suites::codex_app_server_events::reference::methods::rule as method_rule;
+use conform::suites::codex_exec_events::reference::rule as exec_rule;
 use serde_json::Value;
 use std::collections::BTreeSet;
 

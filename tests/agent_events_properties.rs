@@ -13,12 +13,12 @@
 mod common;
 
 use common::{own_fixtures, read_document};
-use conform::reference::NoTrace;
-use conform::reference::agent_events::StreamOutput;
-use conform::reference::claude_events::{self, ClaudeNormalizer, End};
-use conform::reference::codex_app_server_events::{self, AppServerNormalizer};
-use conform::reference::codex_exec_events::{self, ExecNormalizer};
-use conform::reference::{event_fold, tool_policy};
+use conform::suite::NoTrace;
+use conform::suites::agent_events::StreamOutput;
+use conform::suites::claude_events::reference::{self as claude_events, ClaudeNormalizer, End};
+use conform::suites::codex_app_server_events::reference::{self as codex_app_server_events, AppServerNormalizer};
+use conform::suites::codex_exec_events::reference::{self as codex_exec_events, ExecNormalizer};
+use conform::suites::{event_fold::reference as event_fold, tool_policy::reference as tool_policy};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Map, Value, json};
@@ -231,7 +231,7 @@ fn check_output(output: &StreamOutput, items: usize) -> Result<(), TestCaseError
     check_schema(output)?;
     let mut claimed = vec![false; output.events.len()];
     for disposition in &output.dispositions {
-        if let conform::reference::agent_events::Outcome::Events(indexes) = &disposition.outcome {
+        if let conform::suites::agent_events::Outcome::Events(indexes) = &disposition.outcome {
             prop_assert!(!indexes.is_empty());
             for &index in indexes {
                 let slot = claimed.get_mut(index);
@@ -252,7 +252,7 @@ fn check_output(output: &StreamOutput, items: usize) -> Result<(), TestCaseError
 /// A validator for the expected part (`$defs/normalized`) of a suite schema.
 fn normalized_validator(suite: &str) -> jsonschema::Validator {
     let schema: Value =
-        serde_json::from_str(conform::suite::find(suite).expect("registered").schema()).expect("schema");
+        serde_json::from_str(conform::suites::find(suite).expect("registered").schema()).expect("schema");
     let part = json!({"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/normalized"});
     jsonschema::validator_for(&part).expect("schema compiles")
 }
@@ -262,7 +262,7 @@ static NORMALIZED: LazyLock<jsonschema::Validator> = LazyLock::new(|| normalized
 /// A validator for the `event-fold` expected part (`properties/expected`).
 static MESSAGES: LazyLock<jsonschema::Validator> = LazyLock::new(|| {
     let schema: Value =
-        serde_json::from_str(conform::suite::find("event-fold").expect("registered").schema()).expect("schema");
+        serde_json::from_str(conform::suites::find("event-fold").expect("registered").schema()).expect("schema");
     let mut part = schema["properties"]["expected"].clone();
     part["$schema"] = schema["$schema"].clone();
     part["$defs"] = schema["$defs"].clone();

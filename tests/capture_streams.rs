@@ -81,7 +81,7 @@ fn a_format_names_the_suites_it_serves() {
     assert!(
         output
             .text()
-            .contains("--from claude-stream-json captures claude-events or claude-display cases, not chat cases"),
+            .contains("--from claude-stream-json captures claude-display or claude-events cases, not chat cases"),
         "{}",
         output.text()
     );

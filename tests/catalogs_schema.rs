@@ -3,15 +3,15 @@
 //! `catalogs/modes.json` fixture itself is judged by tests/fixtures.rs.)
 
 use conform::json;
-use conform::reference::NoTrace;
+use conform::suite::NoTrace;
 use conform::suite::Suite;
-use conform::suite::catalogs::CatalogsSuite;
+use conform::suites::catalogs::CatalogsSuite;
 
 #[test]
 fn the_catalog_satisfies_its_own_schema() {
     let schema = json::parse_value(CatalogsSuite.schema()).expect("the catalogs schema parses");
     let validator = jsonschema::validator_for(&schema).expect("the catalogs schema compiles");
-    let table = conform::reference::catalogs::catalog(&mut NoTrace);
+    let table = conform::suites::catalogs::reference::catalog(&mut NoTrace);
     assert!(validator.is_valid(&table));
     let mut broken = table.clone();
     broken["permissionModesByFlavor"]["pi"] = serde_json::json!([{"mode": "x", "label": "X", "tone": "loud"}]);

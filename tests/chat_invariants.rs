@@ -9,8 +9,8 @@ mod common;
 use common::{hapi_suite, own_fixtures, read_document, root};
 use conform::compare::{render_plain, text_diff};
 use conform::json::{parse_value, to_canonical_string};
-use conform::reference::chat::{RULES, run};
-use conform::reference::{NoTrace, RuleSet};
+use conform::suite::{NoTrace, RuleSet};
+use conform::suites::chat::reference::{RULES, run};
 use serde_json::Value;
 
 /// Rules no schema-valid, deterministic fixture can pin; unit tests cover them.

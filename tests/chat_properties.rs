@@ -13,8 +13,8 @@
 //! instead of stopping at the first type test.
 
 use conform::json::to_canonical_string;
-use conform::reference::NoTrace;
-use conform::reference::chat::run;
+use conform::suite::NoTrace;
+use conform::suites::chat::reference::run;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::sync::OnceLock;
@@ -566,11 +566,11 @@ proptest! {
 fn the_generator_reaches_deep_into_the_decode_tree() {
     // Guards the generator itself: over a fixed set of seeds it must exercise
     // most of the rule ids, or the property above proves little.
-    let mut hit = conform::reference::RuleSet::default();
+    let mut hit = conform::suite::RuleSet::default();
     for seed in 0..2_000 {
         let _ = run(&chat_input(seed, 6, 3), &mut hit);
     }
-    let total = conform::reference::chat::RULES.len();
-    let missed: Vec<_> = conform::reference::chat::RULES.iter().filter(|r| !hit.0.contains(*r)).collect();
+    let total = conform::suites::chat::reference::RULES.len();
+    let missed: Vec<_> = conform::suites::chat::reference::RULES.iter().filter(|r| !hit.0.contains(*r)).collect();
     assert!(hit.0.len() * 100 >= total * 65, "only {} of {total} rules reached; missed {missed:?}", hit.0.len());
 }

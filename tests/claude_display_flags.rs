@@ -15,8 +15,8 @@ mod common;
 
 use common::{own_fixtures, read_document};
 use conform::json::to_canonical_string;
-use conform::reference::NoTrace;
-use conform::reference::claude_display::{display, text_rule};
+use conform::suite::NoTrace;
+use conform::suites::claude_display::reference::{display, text_rule};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;

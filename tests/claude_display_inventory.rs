@@ -7,9 +7,9 @@
 mod common;
 
 use common::protocols::{claude_sdk_inventory, enum_values};
-use conform::reference::NoTrace;
-use conform::reference::claude_display::display;
-use conform::reference::claude_display::kinds::{
+use conform::suite::NoTrace;
+use conform::suites::claude_display::reference::display;
+use conform::suites::claude_display::reference::kinds::{
     ASSISTANT_BLOCKS, BlockRule, ROUTES, Route, USER_BLOCKS, block_rule, route,
 };
 use serde_json::{Value, json};

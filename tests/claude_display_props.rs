@@ -3,10 +3,11 @@
 //! point at things that exist, every turn and notice comes from some frame,
 //! and the output always satisfies the suite schema.
 
-use conform::reference::NoTrace;
-use conform::reference::claude_display::display;
-use conform::reference::claude_display::kinds::ROUTES;
-use conform::suite::{Suite, claude_display::ClaudeDisplay};
+use conform::suite::NoTrace;
+use conform::suite::Suite;
+use conform::suites::claude_display::ClaudeDisplay;
+use conform::suites::claude_display::reference::display;
+use conform::suites::claude_display::reference::kinds::ROUTES;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};

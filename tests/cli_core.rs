@@ -32,7 +32,7 @@ fn broken_tree() -> tempfile::TempDir {
     write(&chat.join("wrong-types.json"), canonical(&wrong_types));
     write(&chat.join("deep-nesting.json"), format!("{}{}", "[".repeat(50_000), "]".repeat(50_000)));
     let mut newer = valid_chat_fixture("newer-version");
-    newer["fixtureVersion"] = json!(2);
+    newer["fixtureVersion"] = json!(99);
     write(&chat.join("newer-version.json"), canonical(&newer));
     write(&chat.join("duplicate-name.json"), canonical(&valid_chat_fixture("duplicate-name")));
     write(&chat.join("more/duplicate-name.json"), canonical(&valid_chat_fixture("duplicate-name")));
@@ -87,7 +87,7 @@ fn validate_errors_carry_line_column_and_pointer() {
     assert!(wrong_types.iter().any(|l| l.contains("/expected/hasReadyEvent")), "{err}");
     assert!(line_for("wrong-name.json").contains("/name: `another-name` does not match the file name `wrong-name`"));
     assert!(line_for("missing-expected.json").contains("\"expected\" is a required property"), "{err}");
-    assert!(line_for("newer-version.json").contains("fixtureVersion 2"), "{err}");
+    assert!(line_for("newer-version.json").contains("fixtureVersion 99"), "{err}");
 }
 
 #[test]
@@ -123,6 +123,34 @@ fn run_judges_what_it_can_and_lists_every_broken_fixture() {
         report["notices"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap()).collect();
     assert!(notices.iter().any(|n| n.contains("bom.json") && n.contains("byte order mark")));
     assert!(notices.iter().any(|n| n.contains("crlf.json") && n.contains("CRLF")));
+}
+
+/// `fixtureVersion` must be a JSON integer in range: a fraction, an exponent
+/// or an out-of-range integer is a broken document, never another version.
+#[test]
+fn a_version_that_is_not_a_small_integer_is_invalid_not_version_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let lexemes = ["2.0", "1e3", "1.0", "4294967296", "18446744073709551616", "0", "-1", "\"1\""];
+    for (index, lexeme) in lexemes.iter().enumerate() {
+        let name = format!("version-{index}");
+        let text = canonical(&valid_chat_fixture(&name))
+            .replace("\"fixtureVersion\": 1", &format!("\"fixtureVersion\": {lexeme}"));
+        assert!(text.contains(lexeme));
+        write(&dir.path().join("chat").join(format!("{name}.json")), text);
+    }
+    let validate = conform_in(dir.path(), &["validate", "."]);
+    assert_eq!(validate.code, Some(2), "{}", validate.stderr);
+    for (index, lexeme) in lexemes.iter().enumerate() {
+        let line = validate.stderr.lines().find(|l| l.contains(&format!("version-{index}.json"))).unwrap_or_default();
+        assert!(line.contains("/fixtureVersion"), "{lexeme}: {}", validate.stderr);
+    }
+    let out = dir.path().join("out");
+    let run = conform_in(dir.path(), &["run", ".", "--format", "json", "--out", out.to_str().unwrap()]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    let report = report(&out);
+    for case in report["cases"].as_array().unwrap() {
+        assert_eq!(case["verdict"], "invalid", "{case}");
+    }
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn reached_and_unreached_partition_the_chat_rules() {
     let reached: BTreeSet<String> =
         suite["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
     let unreached = strings(&report["unreached"]["chat"]);
-    assert_eq!(known.len(), conform::reference::chat::RULES.len());
+    assert_eq!(known.len(), conform::suites::chat::reference::RULES.len());
     assert!(reached.is_subset(&known), "every rule the reference reports is listed");
     assert_eq!(reached.union(&unreached).cloned().collect::<BTreeSet<_>>(), known);
     assert!(reached.is_disjoint(&unreached));
@@ -79,9 +79,9 @@ fn candidates_are_ranked_by_the_rules_they_add() {
     eprintln!(
         "chat rules: HAPI corpus {} of {}, corpus + project fixtures {} of {}",
         corpus_rules.len(),
-        conform::reference::chat::RULES.len(),
+        conform::suites::chat::reference::RULES.len(),
         all_rules.len(),
-        conform::reference::chat::RULES.len()
+        conform::suites::chat::reference::RULES.len()
     );
 }
 
@@ -94,7 +94,7 @@ fn own_fixtures_reach_every_listed_rule_of_the_other_suites() {
     let names: BTreeSet<String> = suites.iter().filter_map(|s| s["suite"].as_str().map(str::to_owned)).collect();
     // The catalogs suite is one table, pinned by the HAPI corpus's fixture.
     let expected: BTreeSet<String> =
-        conform::suite::all().iter().map(|s| s.name().to_owned()).filter(|name| name != "catalogs").collect();
+        conform::suites::all().iter().map(|s| s.name().to_owned()).filter(|name| name != "catalogs").collect();
     assert_eq!(names, expected, "every suite but catalogs has fixtures in fixtures/");
     for suite in suites.iter().filter(|s| s["suite"] != "chat") {
         let name = suite["suite"].as_str().unwrap_or_default();

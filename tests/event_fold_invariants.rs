@@ -13,8 +13,9 @@ mod common;
 
 use common::{own_fixtures, read_document, root};
 use conform::json::to_canonical_string;
-use conform::reference::{NoTrace, event_fold};
 use conform::review::{WriteMode, pending_path, write_fixture};
+use conform::suite::NoTrace;
+use conform::suites::event_fold::reference as event_fold;
 use serde_json::{Value, json};
 
 /// The phrase that names a derived fixture's source in its description.

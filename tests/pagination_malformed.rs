@@ -6,8 +6,8 @@ mod common;
 use common::load_documents;
 use conform::fixture::FixtureStatus;
 use conform::json;
-use conform::reference::NoTrace;
-use conform::reference::pagination::reference;
+use conform::suite::NoTrace;
+use conform::suites::pagination::reference::reference;
 use serde_json::{Value, json};
 
 /// A small valid document: a latest page, then a fetch-older with one page.
@@ -23,9 +23,9 @@ fn valid_document(name: &str) -> Value {
         {"op": "sync-tail", "responses": [page("latest", true)], "expectedRequests": [{}]},
         {"op": "fetch-older", "responses": [page("before", false)], "expectedRequests": [{}], "expectedOutcome": {}},
     ], "expectedState": {}});
-    let parts = conform::suite::find("pagination").expect("pagination suite").split(&document).expect("splits");
+    let parts = conform::suites::find("pagination").expect("pagination suite").split(&document).expect("splits");
     let expected = reference(&parts.input, &mut NoTrace).expect("the valid document replays");
-    conform::suite::find("pagination").expect("pagination suite").with_expected(&document, &expected).expect("merges")
+    conform::suites::find("pagination").expect("pagination suite").with_expected(&document, &expected).expect("merges")
 }
 
 /// Loads `documents` as fixtures and returns each one's problems (empty
@@ -111,7 +111,7 @@ fn the_reference_reports_malformed_input_without_panicking() {
 #[test]
 fn under_and_over_supplied_responses_show_as_request_differences() {
     let document = valid_document("supply");
-    let suite = conform::suite::find("pagination").expect("pagination suite");
+    let suite = conform::suites::find("pagination").expect("pagination suite");
     let parts = suite.split(&document).expect("splits");
     // One response too few: the op records a request with nothing to answer it.
     let mut starved = parts.input.clone();

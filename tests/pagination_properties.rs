@@ -8,11 +8,11 @@
 //! property). 64 cases per run, scripts of up to 12 ops; one batch in ten is
 //! large enough (350 to 450 rows) to cross the window limits.
 
-use conform::reference::NoTrace;
-use conform::reference::chat::renders;
-use conform::reference::pagination::row::display_order;
-use conform::reference::pagination::script::run_op;
-use conform::reference::pagination::store::Store;
+use conform::suite::NoTrace;
+use conform::suites::chat::reference::renders;
+use conform::suites::pagination::reference::row::display_order;
+use conform::suites::pagination::reference::script::run_op;
+use conform::suites::pagination::reference::store::Store;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::cmp::Ordering;

@@ -7,8 +7,8 @@ mod common;
 
 use common::session::SessionBuilder;
 use common::{conform, path_arg, python, read_document, write_fixture};
-use conform::capture::hapi_messages::chat_input;
-use conform::reference::NoTrace;
+use conform::suite::NoTrace;
+use conform::suites::chat::capture::hapi_messages::chat_input;
 use serde_json::json;
 
 #[test]
@@ -16,7 +16,7 @@ fn a_fault_adapter_case_reduces_to_at_most_three_messages() -> Result<(), Box<dy
     let Some(python) = python() else { return Ok(()) };
     let (messages, state) = SessionBuilder::build();
     let input = chat_input(messages, state, false);
-    let expected = conform::reference::chat::run(&input, &mut NoTrace)?;
+    let expected = conform::suites::chat::reference::run(&input, &mut NoTrace)?;
     let document = json!({"fixtureVersion": 1, "name": "session", "description": "A 200-message session.",
                           "input": input, "expected": expected});
     let dir = tempfile::tempdir()?;

@@ -2,45 +2,28 @@
 //! against) names exactly the rule ids its reference's sources use: an id
 //! reported but not listed would never show as unreached, and a listed id no
 //! source reports would always show as unreached.
+//!
+//! Everything is derived from the registry: a suite's sources are its folder
+//! `src/suites/<name>/` (dashes become underscores), its rule families are
+//! the first dotted segments of the ids it lists, and code shared by several
+//! suites (`src/suites/*.rs` and folders no suite owns, such as
+//! `agent_events/`) may use the ids of any suite that lists them.
 
 mod common;
 
 use common::root;
-use std::collections::BTreeSet;
-use std::path::Path;
-
-/// Each suite, the source folders of its reference, and the families
-/// (first dotted segment) of its rule ids.
-const SOURCES: &[(&str, &[&str], &[&str])] = &[
-    (
-        "chat",
-        &["src/reference/chat"],
-        &["message", "envelope", "user", "agent", "output", "event", "codex", "input", "reduce", "group"],
-    ),
-    ("sse", &["src/reference/sse"], &["sse"]),
-    ("pagination", &["src/reference/pagination"], &["pagination"]),
-    ("catalogs", &["src/reference/catalogs.rs"], &["catalogs"]),
-    ("claude-display", &["src/reference/claude_display"], &["claude-display"]),
-    ("claude-events", &["src/reference/claude_events"], &["claude"]),
-    (
-        "codex-app-server-events",
-        &["src/reference/codex_app_server_events", "src/reference/agent_events"],
-        &["app-server", "codex-item"],
-    ),
-    ("codex-exec-events", &["src/reference/codex_exec_events", "src/reference/agent_events"], &["exec", "codex-item"]),
-    ("event-fold", &["src/reference/event_fold"], &["fold"]),
-    ("tool-policy", &["src/reference/tool_policy"], &["policy"]),
-];
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 /// String literals shaped like rule ids of one of `families` in a source text.
-fn rule_literals<'t>(source: &'t str, families: &[&str]) -> Vec<&'t str> {
+fn rule_literals<'t>(source: &'t str, families: &BTreeSet<&str>) -> Vec<&'t str> {
     source
         .split('"')
         .skip(1)
         .step_by(2)
         .filter(|literal| {
             let family = literal.split('.').next().unwrap_or_default();
-            families.contains(&family)
+            families.contains(family)
                 && literal.contains('.')
                 && literal.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-')
         })
@@ -57,39 +40,75 @@ fn sources(path: &Path, out: &mut Vec<(String, String)>) {
         }
     } else if path.extension().is_some_and(|e| e == "rs") {
         let text = std::fs::read_to_string(path).unwrap();
-        let is_rule_list = path.ends_with("rule_ids.rs") || path.ends_with("chat/rules.rs");
+        let is_rule_list = path.ends_with("rule_ids.rs") || path.ends_with("rules.rs");
         if !is_rule_list {
             out.push((path.display().to_string(), text));
         }
     }
 }
 
+fn suite_folder(name: &str) -> PathBuf {
+    root().join("src/suites").join(name.replace('-', "_"))
+}
+
+/// Sources under `src/suites/` that belong to no single suite.
+fn shared_sources() -> Vec<(String, String)> {
+    let owned: BTreeSet<PathBuf> = conform::suites::all().iter().map(|suite| suite_folder(suite.name())).collect();
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(root().join("src/suites")).unwrap().map(|entry| entry.unwrap().path()).collect();
+    entries.sort();
+    let mut files = Vec::new();
+    for entry in entries.into_iter().filter(|entry| !owned.contains(entry)) {
+        sources(&entry, &mut files);
+    }
+    files.retain(|(path, _)| !path.ends_with("suites/mod.rs"));
+    files
+}
+
 #[test]
 fn every_suite_lists_exactly_the_rule_ids_its_reference_uses() {
-    let known: BTreeSet<&str> = conform::suite::all().iter().map(|suite| suite.name()).collect();
-    let covered: BTreeSet<&str> = SOURCES.iter().map(|(suite, _, _)| *suite).collect();
-    assert_eq!(covered, known, "every suite with a reference is checked");
-
-    for (name, folders, families) in SOURCES {
-        let suite = conform::suite::find(name).unwrap_or_else(|| panic!("no suite {name}"));
+    let shared = shared_sources();
+    let mut used_anywhere: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    for suite in conform::suites::all() {
+        let name = suite.name();
         let listed: BTreeSet<&str> = suite.rules().iter().copied().collect();
         assert_eq!(listed.len(), suite.rules().len(), "{name}: the rule list has duplicates");
-        assert!(!listed.is_empty(), "{name}: no rules listed");
-
-        let mut files = Vec::new();
-        for folder in *folders {
-            sources(&root().join(folder), &mut files);
+        if suite.reference().is_none() {
+            continue;
         }
+        assert!(!listed.is_empty(), "{name}: no rules listed");
+        let families: BTreeSet<&str> = listed.iter().filter_map(|rule| rule.split('.').next()).collect();
+
+        let folder = suite_folder(name);
+        assert!(folder.is_dir(), "{name}: no folder {}", folder.display());
+        let mut files = Vec::new();
+        sources(&folder, &mut files);
         assert!(!files.is_empty(), "{name}: the sources were not found");
         let mut used = BTreeSet::new();
         for (path, text) in &files {
-            for literal in rule_literals(text, families) {
+            for literal in rule_literals(text, &families) {
                 assert!(listed.contains(literal), "{path} uses rule id {literal:?}, which {name}'s list lacks");
                 used.insert(literal.to_owned());
+            }
+        }
+        for (path, text) in &shared {
+            for literal in rule_literals(text, &families).into_iter().filter(|literal| listed.contains(literal)) {
+                used.insert(literal.to_owned());
+                used_anywhere.entry(path.clone()).or_default().insert(name);
             }
         }
         for rule in &listed {
             assert!(used.contains(*rule), "{name} lists {rule:?}, which no source file uses");
         }
     }
+    // Shared code that reports rule ids does so for suites that list them.
+    let all_listed: BTreeSet<&str> =
+        conform::suites::all().iter().flat_map(|suite| suite.rules().iter().copied()).collect();
+    let all_families: BTreeSet<&str> = all_listed.iter().filter_map(|rule| rule.split('.').next()).collect();
+    for (path, text) in &shared {
+        for literal in rule_literals(text, &all_families) {
+            assert!(all_listed.contains(literal), "{path} uses rule id {literal:?}, which no suite lists");
+        }
+    }
+    assert!(!used_anywhere.is_empty(), "the shared agent-event code reports rule ids of the runtime suites");
 }

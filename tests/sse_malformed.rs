@@ -7,8 +7,8 @@ mod common;
 use common::load_documents;
 use conform::fixture::FixtureStatus;
 use conform::json;
-use conform::reference::NoTrace;
-use conform::reference::sse::reference;
+use conform::suite::NoTrace;
+use conform::suites::sse::reference::reference;
 use serde_json::{Value, json};
 
 fn document(name: &str, patches: Value, verdicts: Value) -> Value {
@@ -85,7 +85,7 @@ fn deep_values_fold_on_the_worker_stack() {
 
 #[test]
 fn mismatches_are_labelled_by_patch() {
-    let suite = conform::suite::find("sse").expect("sse suite");
+    let suite = conform::suites::find("sse").expect("sse suite");
     let input = json!({"initialSession": {}, "patches": [{}, {}]});
     let verdict = suite.pointer_context(&input, "/expectedPatchResults/1").expect("labelled");
     assert_eq!((verdict.label.as_str(), verdict.rest.as_str()), ("patches[1]: verdict", ""));

@@ -2,8 +2,8 @@
 //! panic, and delivering any well-formed patch a second time is `unchanged`.
 //! 256 cases each.
 
-use conform::reference::NoTrace;
-use conform::reference::sse::{Verdict, fold_step, normalize, reference};
+use conform::suite::NoTrace;
+use conform::suites::sse::reference::{Verdict, fold_step, normalize, reference};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 

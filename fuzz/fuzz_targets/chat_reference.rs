@@ -6,10 +6,10 @@
 #![no_main]
 
 use conform::json::{parse_value, to_canonical_string};
-use conform::reference::NoTrace;
-use conform::reference::chat::{renders, run};
+use conform::suite::NoTrace;
+use conform::suites::chat::reference::{renders, run};
 use conform::suite::Suite;
-use conform::suite::chat::ChatSuite;
+use conform::suites::chat::ChatSuite;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

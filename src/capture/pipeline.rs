@@ -9,12 +9,12 @@
 //! every document of the capture has been built, validated and linted: a
 //! capture that still holds a secret-looking string writes nothing at all.
 
-use super::{CaptureError, CaptureFormat, CapturedCase, Imported, SourceFile, Window};
+use super::{CaptureError, CaptureFormat, CapturedCase, ImportFailure, Imported, SourceFile, Window};
 use crate::json;
 use crate::redact::{RedactionSummary, Redactor};
-use crate::reference::NoTrace;
 use crate::review::{WriteMode, Written, write_fixture};
-use crate::suite::{self, Layout, Suite};
+use crate::suite::NoTrace;
+use crate::suite::Suite;
 use crate::validate::schema_errors;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -23,8 +23,8 @@ use std::path::PathBuf;
 /// What `conform capture` was asked to do.
 #[derive(Clone, Debug)]
 pub struct CaptureOptions {
-    /// The suite named on the command line.
-    pub suite: String,
+    /// The suite the fixtures are for.
+    pub suite: &'static dyn Suite,
     /// The format (`--from`).
     pub format: &'static CaptureFormat,
     /// The capture files.
@@ -37,6 +37,9 @@ pub struct CaptureOptions {
     pub window: Option<usize>,
     /// Extra redaction patterns (`--redact-rule`).
     pub redact_rules: Vec<String>,
+    /// The fixtureVersion of the documents written (`--fixture-version`);
+    /// by default the newest version the suite's reference implements.
+    pub fixture_version: Option<u32>,
     /// Overrides the capture day the data gives (`--captured-on`).
     pub captured_on: Option<String>,
 }
@@ -73,15 +76,14 @@ pub struct Prepared {
 /// Builds every fixture of a capture (see the module docs); writes nothing.
 pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
     let format = options.format;
-    if format.suite != options.suite {
-        return Err(CaptureError::SuiteMismatch {
-            format: format.name.to_owned(),
-            format_suite: format.suite.to_owned(),
-            suite: options.suite.clone(),
-        });
+    let suite = options.suite;
+    if suite.reference().is_none() {
+        return Err(CaptureError::NoReference(suite.name().to_owned()));
     }
-    let suite = suite::find(format.suite).ok_or_else(|| CaptureError::UnknownSuite(format.suite.to_owned()))?;
-    let reference = suite.reference().ok_or_else(|| CaptureError::NoReference(suite.name().to_owned()))?;
+    let version = options.fixture_version.unwrap_or_else(|| suite.newest_reference_version());
+    let reference = suite.reference_for(version).ok_or_else(|| {
+        CaptureError::UnimplementedVersion(crate::implementation::unimplemented_version(suite, version))
+    })?;
     let window_fn = match options.window {
         None => None,
         Some(0) => return Err(CaptureError::WindowTooSmall),
@@ -94,7 +96,7 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
     let files = read_files(&options.files)?;
     let Imported { cases, mut notices } = (format.import)(&files)?;
     if cases.is_empty() {
-        return Err(CaptureError::Empty("cases"));
+        return Err(CaptureError::Import(ImportFailure::Empty("cases")));
     }
 
     // Names revealed by any path in the capture are replaced everywhere,
@@ -111,11 +113,11 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
             let description = redactor.scrub_text(&describe(format, options, &case, &part));
             let expected = reference(&part.input, &mut NoTrace)
                 .map_err(|message| CaptureError::Reference { name: part.name.clone(), message })?;
-            let document = build_document(suite, &part.name, &description, &part.input, &expected)
+            let document = build_document(suite, version, &part.name, &description, &part.input, &expected)
                 .map_err(|message| CaptureError::Reference { name: part.name.clone(), message })?;
             let text = json::to_canonical_string(&document);
             let target = options.out.join(format!("{}.json", part.name));
-            let problems = schema_errors(suite, &document, &text, &target);
+            let problems = schema_errors(suite, version, &document, &text, &target);
             if !problems.is_empty() {
                 return Err(CaptureError::Invalid { name: part.name, problems });
             }
@@ -155,8 +157,8 @@ fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, CaptureError> {
         .iter()
         .map(|path| {
             let bytes = std::fs::read(path)
-                .map_err(|err| CaptureError::Read { path: path.clone(), message: err.to_string() })?;
-            let text = String::from_utf8(bytes).map_err(|err| CaptureError::Read {
+                .map_err(|err| ImportFailure::Read { path: path.clone(), message: err.to_string() })?;
+            let text = String::from_utf8(bytes).map_err(|err| ImportFailure::Read {
                 path: path.clone(),
                 message: format!("not UTF-8 (byte offset {})", err.utf8_error().valid_up_to()),
             })?;
@@ -239,34 +241,20 @@ fn describe(format: &CaptureFormat, options: &CaptureOptions, case: &CapturedCas
 /// the suite's layout.
 fn build_document(
     suite: &dyn Suite,
+    version: u32,
     name: &str,
     description: &str,
     input: &Value,
     expected: &Value,
 ) -> Result<Value, String> {
-    let version = suite.supported_versions().iter().copied().max().unwrap_or(1);
     let mut document = Map::new();
     document.insert("fixtureVersion".to_owned(), Value::from(version));
     document.insert("name".to_owned(), Value::from(name));
     document.insert("description".to_owned(), Value::from(description));
-    match suite.layout() {
-        Layout::Wrapped { input: key, .. } => {
-            document.insert(key.to_owned(), input.clone());
-        }
-        Layout::Keys { input: keys, .. } => {
-            for key in keys {
-                let part = input.get(*key).ok_or_else(|| format!("the captured input has no `{key}` member"))?;
-                document.insert((*key).to_owned(), part.clone());
-            }
-        }
-        Layout::Table | Layout::Custom => {
-            return Err(format!(
-                "captures cannot build documents of suite {} (no input/expected envelope)",
-                suite.name()
-            ));
-        }
-    }
-    suite.with_expected(&Value::Object(document), expected)
+    let document = suite
+        .with_input(&Value::Object(document), input)
+        .map_err(|message| format!("captures cannot build documents of suite {} {message}", suite.name()))?;
+    suite.with_expected(&document, expected)
 }
 
 /// A valid, unused fixture name: characters outside `[A-Za-z0-9._-]` become

@@ -43,9 +43,9 @@ pub(super) fn describe_hello(
         );
     }
     for (suite, versions) in &hello.suites {
-        match crate::suite::find(suite) {
+        match crate::suites::find(suite) {
             None => {
-                let known: Vec<&str> = crate::suite::all().iter().map(|s| s.name()).collect();
+                let known: Vec<&str> = crate::suites::all().iter().map(|s| s.name()).collect();
                 let nearest = nearest_name(suite, &known).unwrap_or_default();
                 report.add(
                     Level::Problem,
@@ -61,7 +61,7 @@ pub(super) fn describe_hello(
                 );
             }
             Some(known) => {
-                let supported: Vec<u64> = known.supported_versions().iter().map(|&v| u64::from(v)).collect();
+                let supported: Vec<u64> = known.readable_versions().into_iter().map(u64::from).collect();
                 let overlap: Vec<String> =
                     versions.iter().filter(|v| supported.contains(v)).map(u64::to_string).collect();
                 if overlap.is_empty() {
@@ -81,7 +81,7 @@ pub(super) fn describe_hello(
         }
     }
     let missing: Vec<&str> =
-        crate::suite::all().iter().map(|s| s.name()).filter(|name| hello.versions(name).is_none()).collect();
+        crate::suites::all().iter().map(|s| s.name()).filter(|name| hello.versions(name).is_none()).collect();
     if !missing.is_empty() {
         report.add(
             Level::Note,

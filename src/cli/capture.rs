@@ -33,6 +33,9 @@ pub struct CaptureArgs {
     /// when it has one, is the secret (repeatable).
     #[arg(long = "redact-rule", value_name = "REGEX")]
     redact_rules: Vec<String>,
+    /// The fixtureVersion of the documents written [default: the newest the suite's reference implements].
+    #[arg(long, value_name = "N")]
+    fixture_version: Option<u32>,
     /// The capture day to record (YYYY-MM-DD) [default: the day of the newest item].
     #[arg(long, value_name = "DATE")]
     captured_on: Option<String>,
@@ -43,16 +46,16 @@ pub struct CaptureArgs {
 
 fn formats_help() -> String {
     let mut help = String::from("Formats:\n");
-    for format in formats() {
+    for (suite, format) in formats() {
         let window = if format.window.is_some() { " [--window]" } else { "" };
-        help.push_str(&format!("  {} → {}{window}: {}\n", format.name, format.suite, format.summary));
+        help.push_str(&format!("  {} → {}{window}: {}\n", format.name, suite.name(), format.summary));
     }
     help
 }
 
 pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
-    let format = find_format(&args.suite, &args.format)?;
+    let (suite, format) = find_format(&args.suite, &args.format)?;
     if let Some(day) = &args.captured_on
         && chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_err()
     {
@@ -60,7 +63,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("fixtures").join(&args.suite));
     let options = CaptureOptions {
-        suite: args.suite,
+        suite,
         format,
         files: args.files,
         out,
@@ -68,6 +71,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         window: args.window,
         redact_rules: args.redact_rules,
         captured_on: args.captured_on,
+        fixture_version: args.fixture_version,
     };
     let prepared = prepare(&options)?;
     for notice in &prepared.notices {

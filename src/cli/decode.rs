@@ -4,7 +4,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use conform::error::{SetupError, exit_code};
 use conform::fixture::known_suites;
-use conform::reference::NoTrace;
+use conform::suite::NoTrace;
 use conform::suite::call_reference;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ pub struct DecodeArgs {
 }
 
 pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
-    let Some(suite) = conform::suite::find(&args.suite) else {
+    let Some(suite) = conform::suites::find(&args.suite) else {
         return Err(SetupError::UnknownSuite { name: args.suite, known: known_suites() }.into());
     };
     let Some(reference) = suite.reference() else {

@@ -1,14 +1,12 @@
 //! `conform reduce`.
 
 use super::implementation::ImplementationArgs;
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 use conform::error::exit_code;
 use conform::fixture::{FixtureStatus, SuiteFilter, discover, load};
-use conform::json;
-use conform::reduce::{Oracle, ReduceRequest, reduce, reduced_document};
+use conform::reduce::{ReduceFixtureError, ReduceFixtureOptions, reduce_fixture};
 use conform::review::{WriteMode, running_in_ci, write_fixture};
-use conform::validate::schema_errors;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -41,18 +39,12 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     let [fixture] = corpus.fixtures.as_slice() else {
         bail!("{}: expected exactly one fixture file", args.fixture.display());
     };
-    let parts = match &fixture.status {
-        FixtureStatus::Ready(parts) => parts,
-        FixtureStatus::Invalid(problems) => {
-            for problem in problems {
-                super::error(problem);
-            }
-            return Ok(exit_code::CANNOT_JUDGE);
+    if let FixtureStatus::Invalid(problems) = &fixture.status {
+        for problem in problems {
+            super::error(problem);
         }
-        FixtureStatus::UnsupportedVersion { found, .. } => {
-            bail!("{}: fixtureVersion {found} is not supported", fixture.path.display())
-        }
-    };
+        return Ok(exit_code::CANNOT_JUDGE);
+    }
     let interrupted = super::interrupt::flag();
     // Every candidate may crash the implementation (that can be the failure
     // being reduced), so the restart budget is the run budget: running out of
@@ -61,70 +53,30 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     let limits = &mut implementation.external.limits;
     limits.max_restarts = limits.max_restarts.max(saturate(args.max_tests));
     let started = implementation.start(Arc::clone(&interrupted))?;
-    // An external implementation is judged by the reference where the suite
-    // has one; the reference itself only by what the fixture stores.
-    let (oracle, expectation) = match fixture.suite.reference().filter(|_| started.external().is_some()) {
-        Some(reference) => (Oracle::Reference(reference), "computed by the conform reference".to_owned()),
-        None => (
-            Oracle::Stored(parts.expected.clone()),
-            format!("the stored expectation of {}, less the blocks of removed messages", fixture.id),
-        ),
-    };
-    let subject = started.implementation();
-    let info = subject.info();
-    let request = ReduceRequest {
-        suite: fixture.suite,
-        fixture: &fixture.name,
-        fixture_version: fixture.version.unwrap_or(1),
-        input: &parts.input,
-        oracle,
+    let options = ReduceFixtureOptions {
+        name: args.name.as_deref(),
+        out: args.out.as_deref(),
         max_tests: args.max_tests,
+        external: started.external().is_some(),
         cancel: Some(&interrupted),
     };
-    let reduction = reduce(&request, subject);
+    let subject = started.implementation();
+    let reduced = reduce_fixture(fixture, subject, &options);
     subject.finish();
     if let Some(external) = started.external() {
         external.print_notes();
     }
-    let reduction = reduction?;
-
-    let list = reduction.list.clone().unwrap_or_else(|| "items".to_owned());
-    let (items_before, items_after) = reduction.items;
-    let (bytes_before, bytes_after) = reduction.bytes;
-    println!("reduced {} against {} ({} runs)", fixture.id, info.name, reduction.tests);
-    println!("  failure: {}", reduction.signature);
-    println!(
-        "  {list}: {items_before} → {items_after} ({} removed); input bytes: {bytes_before} → {bytes_after} ({} removed)",
-        items_before - items_after,
-        bytes_before.saturating_sub(bytes_after)
-    );
-    if reduction.budget_exhausted {
-        println!(
-            "  note: stopped early (--max-tests {} or Ctrl-C); the result is smaller, not minimal",
-            args.max_tests
-        );
-    }
-
-    let name = args.name.clone().unwrap_or_else(|| format!("{}-reduced", fixture.name));
-    let description = format!(
-        "Reduced by conform reduce from {} against {}: {list} {items_before} → {items_after}, input {bytes_before} → \
-         {bytes_after} bytes, same failure ({}). Expected part: {expectation}.",
-        fixture.id, info.name, reduction.signature
-    );
-    let original = fixture.document.as_ref().context("the fixture document is missing")?;
-    let document =
-        reduced_document(fixture.suite, original, &name, &description, &reduction).map_err(anyhow::Error::msg)?;
-    let text = json::to_canonical_string(&document);
-    let folder = args.out.clone().or_else(|| fixture.path.parent().map(PathBuf::from)).unwrap_or_default();
-    let target = folder.join(format!("{name}.json"));
-    let problems = schema_errors(fixture.suite, &document, &text, &target);
-    if !problems.is_empty() {
-        for problem in problems {
-            super::error(problem);
+    let reduced = match reduced {
+        Err(ReduceFixtureError::InvalidResult(problems)) => {
+            for problem in problems {
+                super::error(problem);
+            }
+            bail!("the reduced document is not a valid fixture");
         }
-        bail!("the reduced document is not a valid fixture");
-    }
-    super::print_written(&write_fixture(&target, &text, mode)?, "");
+        other => other?,
+    };
+    reduced.write_summary(&mut std::io::stdout().lock(), args.max_tests)?;
+    super::print_written(&write_fixture(&reduced.target, &reduced.text, mode)?, "");
     Ok(exit_code::CONFORMANT)
 }
 

@@ -41,6 +41,9 @@ pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
                 write_fixture_change(stdout, &drift.differences, drift.omitted, &drift.hunks, args.no_diff)?;
             }
             RegenStatus::NoReference => *without_reference.entry(result.suite).or_default() += 1,
+            RegenStatus::Unimplemented { found } => {
+                writeln!(stdout, "not checked {}: the reference does not implement fixtureVersion {found}", result.id)?;
+            }
             RegenStatus::ReferenceFailed(message) => {
                 writeln!(stdout, "error {}: the reference failed: {message}", result.id)?;
             }

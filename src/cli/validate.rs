@@ -35,13 +35,13 @@ pub fn execute(args: ValidateArgs) -> anyhow::Result<i32> {
                     super::error(error);
                 }
             }
-            FixtureStatus::UnsupportedVersion { found, supported } => {
+            FixtureStatus::UnsupportedVersion { found, readable } => {
                 invalid += 1;
                 super::error(format!(
                     "{}: fixtureVersion {found} cannot be validated: {} supports {:?}",
                     fixture.path.display(),
                     fixture.suite.name(),
-                    supported
+                    readable
                 ));
             }
         }

@@ -14,4 +14,4 @@ pub mod subprocess;
 pub use interface::{
     CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, LateOutcome, Outcome,
 };
-pub use reference::ReferenceImplementation;
+pub use reference::{ReferenceImplementation, unimplemented_version};

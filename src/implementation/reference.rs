@@ -1,8 +1,9 @@
 //! The built-in reference, run in-process.
 
 use super::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
-use crate::reference::NoTrace;
-use crate::suite::{self, ReferenceFailure, call_reference};
+use crate::suite::NoTrace;
+use crate::suite::{ReferenceFailure, Suite, call_reference};
+use crate::suites;
 
 /// Runs each suite's reference function.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,11 +21,14 @@ impl Implementation for ReferenceImplementation {
     }
 
     fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
-        let Some(suite) = suite::find(request.suite) else {
+        let Some(suite) = suites::find(request.suite) else {
             return Outcome::Unsupported(format!("unknown suite `{}`", request.suite)).into();
         };
-        let Some(reference) = suite.reference() else {
+        if suite.reference().is_none() {
             return Outcome::Error(format!("no reference implementation for suite {} yet", suite.name())).into();
+        }
+        let Some(reference) = suite.reference_for(request.fixture_version) else {
+            return Outcome::Unsupported(unimplemented_version(suite, request.fixture_version)).into();
         };
         // A reference that panics anyway crashed on this case, like any
         // other implementation would; the harness goes on.
@@ -34,4 +38,14 @@ impl Implementation for ReferenceImplementation {
             Err(panicked @ ReferenceFailure::Panicked(_)) => Outcome::Crash(panicked.to_string()).into(),
         }
     }
+}
+
+/// Why the reference declines a version it does not implement.
+pub fn unimplemented_version(suite: &dyn Suite, version: u32) -> String {
+    let implemented: Vec<String> = suite.reference_versions().iter().map(u32::to_string).collect();
+    format!(
+        "the conform reference implements {} fixtureVersion {}, not {version}",
+        suite.name(),
+        implemented.join(", ")
+    )
 }

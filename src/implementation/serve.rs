@@ -10,7 +10,7 @@ use super::subprocess::protocol::{
     self, HelloReply, Identity, PROTOCOL_VERSION, ReplyBody, Request, encode_hello_reply, encode_result,
 };
 use super::{CaseRequest, Implementation, Outcome, ReferenceImplementation};
-use crate::suite;
+use crate::suites;
 use serde_json::Value;
 use std::io::{self, BufRead, Write};
 use thiserror::Error;
@@ -50,9 +50,9 @@ pub fn hello() -> HelloReply {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             language: "rust".to_owned(),
         },
-        suites: suite::all()
+        suites: suites::all()
             .iter()
-            .map(|s| (s.name().to_owned(), s.supported_versions().iter().map(|&v| u64::from(v)).collect()))
+            .map(|s| (s.name().to_owned(), s.reference_versions().iter().map(|&v| u64::from(v)).collect()))
             .collect(),
     }
 }
@@ -164,7 +164,7 @@ mod tests {
             output.split(|&b| b == b'\n').filter(|l| !l.is_empty()).map(|l| decode_reply(l).unwrap()).collect();
         assert_eq!(lines.len(), 2, "the run after bye is not answered");
         let Reply::Hello(hello) = &lines[0] else { panic!("hello first") };
-        assert_eq!(hello.suites.len(), suite::all().len());
+        assert_eq!(hello.suites.len(), suites::all().len());
         assert!(matches!(&lines[1], Reply::Result { id: 5, body: ReplyBody::Error(m) } if m.contains("nosuch")));
         assert!(String::from_utf8(log).unwrap().contains("input line 2 skipped: the line is not JSON"));
     }

@@ -2,7 +2,7 @@
 //! written for review.
 
 use super::shrink::Reduction;
-use crate::suite::{Layout, Suite};
+use crate::suite::Suite;
 use serde_json::Value;
 
 /// The reduced fixture document: `original` with the reduced input, the
@@ -17,19 +17,8 @@ pub fn reduced_document(
     let mut document = original.as_object().cloned().ok_or("the fixture document is not an object")?;
     document.insert("name".to_owned(), Value::from(name));
     document.insert("description".to_owned(), Value::from(description));
-    match suite.layout() {
-        Layout::Wrapped { input, .. } => {
-            document.insert(input.to_owned(), reduction.input.clone());
-        }
-        Layout::Keys { input: keys, .. } => {
-            for key in keys {
-                let part = reduction.input.get(*key).ok_or_else(|| format!("the reduced input has no `{key}`"))?;
-                document.insert((*key).to_owned(), part.clone());
-            }
-        }
-        Layout::Table | Layout::Custom => {
-            return Err(format!("cases of suite {} cannot be reduced (no input/expected envelope)", suite.name()));
-        }
-    }
-    suite.with_expected(&Value::Object(document), &reduction.expected)
+    let document = suite
+        .with_input(&Value::Object(document), &reduction.input)
+        .map_err(|message| format!("cases of suite {} cannot be reduced {message}", suite.name()))?;
+    suite.with_expected(&document, &reduction.expected)
 }

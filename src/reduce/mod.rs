@@ -22,13 +22,14 @@
 
 pub mod ddmin;
 mod document;
+mod fixture;
 pub mod prune;
 mod shrink;
 pub mod signature;
 
 pub use document::reduced_document;
+pub use fixture::{ReduceFixtureError, ReduceFixtureOptions, ReducedFixture, reduce_fixture};
 pub use shrink::{
-    LIST_KEYS, Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key,
-    reduce,
+    Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key, reduce,
 };
 pub use signature::Signature;

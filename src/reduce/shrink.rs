@@ -9,15 +9,11 @@ use super::signature::Signature;
 use crate::compare::DifferenceKind;
 use crate::implementation::{CaseRequest, Implementation};
 use crate::json;
-use crate::reference::NoTrace;
+use crate::suite::NoTrace;
 use crate::suite::{ReferenceFn, Suite, call_reference};
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
-
-/// Item lists, in the order they are looked for in a case input; without
-/// any of them the longest array member is the list.
-pub const LIST_KEYS: &[&str] = &["messages", "frames", "lines", "events", "patches", "ops"];
 
 /// Members never removed: the discriminators (anywhere) and, on list items,
 /// identity and order. Removing them rarely matters to a bug and always
@@ -114,7 +110,7 @@ pub fn reduce(request: &ReduceRequest<'_>, subject: &dyn Implementation) -> Resu
     probe.target = Some(signature.clone());
 
     let mut input = request.input.clone();
-    let list = list_key(&input);
+    let list = list_key(request.suite, &input);
     let items_before = list.as_deref().map_or(0, |key| list_len(&input, key));
     if let Some(key) = &list
         && let Some(Value::Array(items)) = input.get(key.as_str())
@@ -208,11 +204,13 @@ fn has_missing_elements(signature: &Signature) -> bool {
     matches!(signature, Signature::Differences(pairs) if pairs.iter().any(|(_, kind)| *kind == DifferenceKind::MissingElements))
 }
 
-/// The list member of a case input (see [`LIST_KEYS`]).
-pub fn list_key(input: &Value) -> Option<String> {
+/// The list member of a case input: the suite's
+/// [`item_list`](Suite::item_list) when the input has it as an array, else
+/// the longest array member.
+pub fn list_key(suite: &dyn Suite, input: &Value) -> Option<String> {
     let object = input.as_object()?;
-    if let Some(key) = LIST_KEYS.iter().find(|key| object.get(**key).is_some_and(Value::is_array)) {
-        return Some((*key).to_owned());
+    if let Some(key) = suite.item_list().filter(|key| object.get(*key).is_some_and(Value::is_array)) {
+        return Some(key.to_owned());
     }
     object
         .iter()
@@ -376,7 +374,7 @@ fn long_strings_here(value: &Value, at: &mut Vec<Seg>, into: &mut Vec<Vec<Seg>>)
 mod tests {
     use super::*;
     use crate::implementation::{CaseRun, ImplementationInfo, ImplementationKind, Outcome};
-    use crate::reference::RuleTrace;
+    use crate::suite::RuleTrace;
     use serde_json::json;
 
     /// A toy reference: the sum of every `n` and the list of `tag`s.
@@ -426,7 +424,7 @@ mod tests {
             })
             .collect();
         let input = json!({"messages": messages, "options": {"flag": true}});
-        let suite = crate::suite::find("chat").ok_or(ReduceError::NotFailing)?;
+        let suite = crate::suites::find("chat").ok_or(ReduceError::NotFailing)?;
         let request = ReduceRequest {
             suite,
             fixture: "toy",
@@ -449,7 +447,7 @@ mod tests {
     fn a_passing_case_is_not_reduced() {
         let input = json!({"messages": [{"n": 1, "tag": "a"}]});
         let request = ReduceRequest {
-            suite: crate::suite::all()[0],
+            suite: crate::suites::all()[0],
             fixture: "toy",
             fixture_version: 1,
             input: &input,

@@ -396,7 +396,7 @@ impl RunReport {
                 }
             }
         }
-        let order = |name: &str| crate::suite::all().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
+        let order = |name: &str| crate::suites::all().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
         suites.sort_by_key(|s| order(&s.suite));
         self.suites = suites;
     }

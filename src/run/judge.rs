@@ -28,14 +28,14 @@ pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> Ca
             report.message = report.problems.first().cloned();
             return report;
         }
-        FixtureStatus::UnsupportedVersion { found, supported } => {
+        FixtureStatus::UnsupportedVersion { found, readable } => {
             report.verdict = Verdict::UnsupportedVersion;
-            let relation = if supported.iter().all(|version| version < found) { "newer than" } else { "not among" };
-            let supported: Vec<String> = supported.iter().map(u32::to_string).collect();
+            let relation = if readable.iter().all(|version| version < found) { "newer than" } else { "not among" };
+            let readable: Vec<String> = readable.iter().map(u32::to_string).collect();
             report.message = Some(format!(
                 "fixtureVersion {found} is {relation} the versions this harness judges for {} ({}); upgrade conform",
                 fixture.suite.name(),
-                supported.join(", ")
+                readable.join(", ")
             ));
             return report;
         }

@@ -1,7 +1,11 @@
 //! The [`Suite`] trait: what the harness needs to know about a kind of
 //! fixture.
 
-use super::layout::{CaseParts, Layout, split_by_layout, with_expected_by_layout};
+use super::capture::CaptureFormat;
+use super::layout::{
+    CaseParts, Layout, expected_pointer_by_layout, has_envelope, split_by_layout, with_expected_by_layout,
+    with_input_by_layout,
+};
 use super::reference_fn::ReferenceFn;
 use serde_json::Value;
 
@@ -15,6 +19,16 @@ pub struct PointerContext {
     pub rest: String,
 }
 
+/// A document shape: the fixtureVersions that share it and the JSON Schema
+/// their documents satisfy.
+#[derive(Clone, Copy, Debug)]
+pub struct DocumentShape {
+    /// The versions (ascending).
+    pub versions: &'static [u32],
+    /// The schema text (draft 2020-12), embedded at build time.
+    pub schema: &'static str,
+}
+
 /// A fixture suite. See the [`crate::suite`] docs.
 pub trait Suite: Send + Sync {
     /// Folder name and id prefix, e.g. `chat`.
@@ -23,22 +37,62 @@ pub trait Suite: Send + Sync {
     /// One line saying what the suite pins.
     fn title(&self) -> &'static str;
 
-    /// The fixtureVersions this harness can judge for the suite.
-    fn supported_versions(&self) -> &'static [u32];
+    /// The document shapes this suite can read: each fixtureVersion the
+    /// harness can load, with the JSON Schema (draft 2020-12) its documents
+    /// satisfy. A version no shape lists is `unsupported-version`.
+    fn document_shapes(&self) -> &'static [DocumentShape];
 
-    /// The JSON Schema (draft 2020-12) every document must satisfy.
-    fn schema(&self) -> &'static str;
+    /// Every fixtureVersion whose documents this suite can read, ascending.
+    fn readable_versions(&self) -> Vec<u32> {
+        let mut versions: Vec<u32> =
+            self.document_shapes().iter().flat_map(|shape| shape.versions.iter().copied()).collect();
+        versions.sort_unstable();
+        versions.dedup();
+        versions
+    }
+
+    /// The schema documents of `version` satisfy, when the suite reads it.
+    fn schema_for(&self, version: u32) -> Option<&'static str> {
+        self.document_shapes().iter().find(|shape| shape.versions.contains(&version)).map(|shape| shape.schema)
+    }
+
+    /// The schema of the newest readable version.
+    fn schema(&self) -> &'static str {
+        let newest = self.readable_versions().last().copied().unwrap_or(1);
+        self.schema_for(newest).unwrap_or_default()
+    }
 
     /// How documents split into input and expected parts.
     fn layout(&self) -> Layout;
 
-    /// The reference implementation, when the suite has one.
+    /// The reference implementation of the newest version it implements,
+    /// when the suite has one.
     fn reference(&self) -> Option<ReferenceFn> {
         None
     }
 
+    /// The fixtureVersions the reference implements (a subset of the
+    /// readable ones); the reference is `unsupported` on the others.
+    fn reference_versions(&self) -> &'static [u32] {
+        &[1]
+    }
+
+    /// The reference implementation of `version`, when the reference
+    /// implements it. Suites whose behaviour differs between versions
+    /// override this; by default one function serves every version listed in
+    /// [`Suite::reference_versions`].
+    fn reference_for(&self, version: u32) -> Option<ReferenceFn> {
+        self.reference().filter(|_| self.reference_versions().contains(&version))
+    }
+
+    /// The newest fixtureVersion the reference implements: what documents
+    /// written by `capture` are by default.
+    fn newest_reference_version(&self) -> u32 {
+        self.reference_versions().iter().copied().max().unwrap_or(1)
+    }
+
     /// Every rule id the reference reports to a
-    /// [`RuleTrace`](crate::reference::RuleTrace), for `conform coverage`;
+    /// [`RuleTrace`](crate::suite::RuleTrace), for `conform coverage`;
     /// empty when the suite does not list them.
     fn rules(&self) -> &'static [&'static str] {
         &[]
@@ -49,10 +103,48 @@ pub trait Suite: Send + Sync {
         split_by_layout(self.layout(), document)
     }
 
+    /// Whether documents carry `fixtureVersion`, `name` and `description`
+    /// (a bare table such as `catalogs` does not).
+    fn has_envelope(&self) -> bool {
+        has_envelope(self.layout())
+    }
+
+    /// Whether a document's name and version come from its file and tree
+    /// instead of its members, and the whole document is expected.
+    fn is_table(&self) -> bool {
+        matches!(self.layout(), Layout::Table)
+    }
+
+    /// Where the expected part sits in a document, as a JSON pointer (empty
+    /// when it is spread over the top level), for messages about it.
+    fn expected_pointer(&self) -> String {
+        expected_pointer_by_layout(self.layout())
+    }
+
+    /// Returns `document` with its input part replaced by `input` (how
+    /// `capture` and `reduce` assemble documents); an error when documents
+    /// of this suite have no input part to replace.
+    fn with_input(&self, document: &Value, input: &Value) -> Result<Value, String> {
+        with_input_by_layout(self.layout(), document, input)
+    }
+
     /// Returns `document` with its expected part replaced by `expected`
     /// (used to write fixtures whose expectation the reference computed).
     fn with_expected(&self, document: &Value, expected: &Value) -> Result<Value, String> {
         with_expected_by_layout(self.layout(), document, expected)
+    }
+
+    /// The input member holding the case's item list (messages, frames,
+    /// ops…), which `conform reduce` shrinks; `None` when the input has no
+    /// list (reduce then takes the longest array member).
+    fn item_list(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The capture formats `conform capture` can read into this suite's
+    /// cases.
+    fn capture_formats(&self) -> &'static [CaptureFormat] {
+        &[]
     }
 
     /// Adapts what a user hands to `conform decode` into this suite's input

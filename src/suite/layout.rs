@@ -64,6 +64,34 @@ pub(crate) fn split_by_layout(layout: Layout, document: &Value) -> Result<CasePa
     }
 }
 
+/// Puts `input` into a document by its suite's layout (see [`Layout`]):
+/// the inverse of the input side of [`split_by_layout`].
+pub(crate) fn with_input_by_layout(layout: Layout, document: &Value, input: &Value) -> Result<Value, String> {
+    let mut object = document.as_object().ok_or("the document is not a JSON object")?.clone();
+    match layout {
+        Layout::Wrapped { input: key, .. } => {
+            object.insert(key.to_owned(), input.clone());
+        }
+        Layout::Keys { input: keys, .. } => {
+            for key in keys {
+                let part = input.get(*key).ok_or_else(|| format!("the input has no `{key}` member"))?;
+                object.insert((*key).to_owned(), part.clone());
+            }
+        }
+        Layout::Table | Layout::Custom => return Err("(no input/expected envelope)".to_owned()),
+    }
+    Ok(Value::Object(object))
+}
+
+/// Where the expected part sits in documents of this layout, as a JSON
+/// pointer (empty when it is spread over the top level).
+pub(crate) fn expected_pointer_by_layout(layout: Layout) -> String {
+    match layout {
+        Layout::Wrapped { expected, .. } => crate::json::pointer::push("", expected),
+        Layout::Keys { .. } | Layout::Table | Layout::Custom => String::new(),
+    }
+}
+
 /// Puts `expected` into a document by its suite's layout (see [`Layout`]).
 pub(crate) fn with_expected_by_layout(layout: Layout, document: &Value, expected: &Value) -> Result<Value, String> {
     let mut object = document.as_object().ok_or("the document is not a JSON object")?.clone();

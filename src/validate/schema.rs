@@ -19,24 +19,28 @@ pub fn compile_schema(text: &str) -> Result<Validator, String> {
     jsonschema::draft202012::new(&schema).map_err(|err| format!("schema does not compile: {err}"))
 }
 
-fn validator_for(suite: &dyn Suite) -> Result<Arc<Validator>, String> {
-    static CACHE: OnceLock<Mutex<HashMap<&'static str, Arc<Validator>>>> = OnceLock::new();
+/// Compiled validators by suite name and fixtureVersion.
+type ValidatorCache = Mutex<HashMap<(&'static str, u32), Arc<Validator>>>;
+
+fn validator_for(suite: &dyn Suite, version: u32) -> Result<Arc<Validator>, String> {
+    static CACHE: OnceLock<ValidatorCache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     // A poisoned lock only means another thread panicked while inserting;
     // the map itself is still usable.
     let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(validator) = map.get(suite.name()) {
+    if let Some(validator) = map.get(&(suite.name(), version)) {
         return Ok(Arc::clone(validator));
     }
-    let validator = Arc::new(compile_schema(suite.schema())?);
-    map.insert(suite.name(), Arc::clone(&validator));
+    let schema = suite.schema_for(version).ok_or_else(|| format!("it has no schema for fixtureVersion {version}"))?;
+    let validator = Arc::new(compile_schema(schema)?);
+    map.insert((suite.name(), version), Arc::clone(&validator));
     Ok(validator)
 }
 
-/// Validates a document against its suite's schema; one error per problem,
-/// each with the JSON pointer and the line and column in `text`.
-pub fn schema_errors(suite: &dyn Suite, document: &Value, text: &str, path: &Path) -> Vec<FixtureError> {
-    let validator = match validator_for(suite) {
+/// Validates a document against its suite's schema for `version`; one error
+/// per problem, each with the JSON pointer and the line and column in `text`.
+pub fn schema_errors(suite: &dyn Suite, version: u32, document: &Value, text: &str, path: &Path) -> Vec<FixtureError> {
+    let validator = match validator_for(suite, version) {
         Ok(validator) => validator,
         Err(message) => {
             return vec![FixtureError::Shape {

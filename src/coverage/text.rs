@@ -1,0 +1,108 @@
+//! The two forms `conform coverage` prints: a text summary for people and a
+//! canonical JSON document for tools.
+
+use super::{Coverage, Ranked, UnmeasuredReason};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+/// What the text summary shows beyond the per-suite figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextOptions {
+    /// Every reached rule with the number of fixtures reaching it.
+    pub verbose: bool,
+    /// The ranked candidates (when candidates were given).
+    pub candidates: bool,
+}
+
+/// Writes the coverage, the ranked candidates and the candidates that could
+/// not be read as JSON (one canonical document).
+pub fn write_json(out: &mut dyn Write, coverage: &Coverage, ranked: &[Ranked]) -> io::Result<()> {
+    let unreached: BTreeMap<&str, Vec<&str>> = coverage.suites.iter().map(|s| (s.suite, s.unreached())).collect();
+    let value = serde_json::json!({"coverage": coverage, "unreached": unreached, "candidates": ranked});
+    writeln!(out, "{}", crate::json::to_canonical_string(&value).trim_end())
+}
+
+/// Writes the coverage as text: per suite the rules reached, the rules no
+/// fixture reaches, what was not measured, and the ranked candidates.
+pub fn write_text(
+    out: &mut dyn Write,
+    coverage: &Coverage,
+    ranked: &[Ranked],
+    problems: &[String],
+    options: TextOptions,
+) -> io::Result<()> {
+    for suite in &coverage.suites {
+        match suite.ratio() {
+            Some((reached, known)) => writeln!(
+                out,
+                "{}: {} fixtures reach {reached} of {known} rules ({:.1}%)",
+                suite.suite,
+                suite.fixtures,
+                percent(reached, known)
+            )?,
+            None => writeln!(
+                out,
+                "{}: {} fixtures reach {} rules (the suite does not list all its rules)",
+                suite.suite,
+                suite.fixtures,
+                suite.reached.len()
+            )?,
+        }
+        if options.verbose {
+            for (rule, count) in &suite.reached {
+                writeln!(out, "  reached {rule} ({count} fixtures)")?;
+            }
+        }
+        let unreached = suite.unreached();
+        if !unreached.is_empty() {
+            writeln!(out, "  not reached by any fixture ({}):", unreached.len())?;
+            for rule in unreached {
+                writeln!(out, "    {rule}")?;
+            }
+        }
+    }
+    let mut without_reference = BTreeMap::<&str, usize>::new();
+    for unmeasured in &coverage.skipped {
+        match unmeasured.reason {
+            UnmeasuredReason::NoReference => *without_reference.entry(unmeasured.suite).or_default() += 1,
+            _ => writeln!(out, "not measured: {unmeasured}")?,
+        }
+    }
+    for (suite, count) in &without_reference {
+        writeln!(out, "not measured: {count} {suite} fixtures (suite {suite} has no reference)")?;
+    }
+    if options.candidates {
+        write_candidates(out, ranked, problems)?;
+    }
+    Ok(())
+}
+
+fn write_candidates(out: &mut dyn Write, ranked: &[Ranked], problems: &[String]) -> io::Result<()> {
+    writeln!(out, "candidates, ranked by the rules each would add:")?;
+    let mut idle = 0;
+    for (place, candidate) in ranked.iter().enumerate() {
+        if candidate.new_rules.is_empty() {
+            idle += 1;
+            continue;
+        }
+        writeln!(
+            out,
+            "  {:>3}. {} +{}: {}",
+            place + 1,
+            candidate.path.display(),
+            candidate.new_rules.len(),
+            candidate.new_rules.join(", ")
+        )?;
+    }
+    if idle > 0 {
+        writeln!(out, "  {idle} candidates add no rule the others do not already reach")?;
+    }
+    for problem in problems {
+        writeln!(out, "  skipped {problem}")?;
+    }
+    Ok(())
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 { 100.0 } else { part as f64 * 100.0 / whole as f64 }
+}

@@ -1,0 +1,130 @@
+//! What a suite offers `conform capture`: the capture formats it reads, the
+//! importers that turn capture files into case inputs, and the window
+//! functions that cut a long case into smaller ones.
+//!
+//! A [`CaptureFormat`] knows one kind of capture file (what a client really
+//! received: HAPI message pages, a Claude stream-json log, a Codex JSON-RPC
+//! log, …). A suite lists its formats in
+//! [`Suite::capture_formats`](super::Suite::capture_formats); the capture
+//! pipeline (`crate::capture`) finds them there and does the rest for every
+//! format alike. [`lines`] reads JSON Lines captures and [`per_file`] turns
+//! one-case-per-file formats into cases, for the importers that need them.
+
+pub mod lines;
+pub mod per_file;
+
+use serde_json::Value;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// One capture file, read.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its text.
+    pub text: String,
+}
+
+impl SourceFile {
+    /// The file name, for provenance (never the full path: it would name the
+    /// folder, and often the user, it was captured in).
+    pub fn file_name(&self) -> String {
+        self.path.file_name().map_or_else(|| self.path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    }
+}
+
+/// Where a captured case came from; becomes the fixture's description.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// File names the case was read from.
+    pub sources: Vec<String>,
+    /// The day the capture was taken (`YYYY-MM-DD`), when the data says.
+    pub captured_on: Option<String>,
+    /// How many items (messages, frames, lines) the case holds.
+    pub items: usize,
+    /// What the items are called (`messages`, `frames`, `lines`).
+    pub noun: &'static str,
+    /// Anything else worth recording (`seq 1–200; 14 duplicate rows dropped`).
+    pub detail: Option<String>,
+}
+
+/// One case an importer found.
+#[derive(Clone, Debug)]
+pub struct CapturedCase {
+    /// The suite's input part.
+    pub input: Value,
+    /// A name for it (a session id or a file stem), before any prefix.
+    pub label: String,
+    /// Where it came from.
+    pub provenance: Provenance,
+}
+
+/// What an importer made of the files.
+#[derive(Clone, Debug, Default)]
+pub struct Imported {
+    /// The cases, in a stable order.
+    pub cases: Vec<CapturedCase>,
+    /// One line per thing worth telling the user (duplicates resolved,
+    /// lines skipped, …).
+    pub notices: Vec<String>,
+}
+
+/// A window cut from a case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Window {
+    /// The window's input part.
+    pub input: Value,
+    /// Index of its first item in the whole case.
+    pub first: usize,
+    /// Index of its last item in the whole case.
+    pub last: usize,
+    /// Whether it is longer than asked because a group that must stay
+    /// together is longer.
+    pub oversized: bool,
+}
+
+/// Why an importer could not read the capture files.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ImportFailure {
+    /// A capture file could not be read.
+    #[error("{}: cannot read: {message}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A capture file is not what its format expects.
+    #[error("{}: {message}", path.display())]
+    Shape {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong (with a line number where there is one).
+        message: String,
+    },
+    /// The files held no case.
+    #[error("the capture holds no {0}")]
+    Empty(&'static str),
+}
+
+/// Reads capture files into case inputs.
+pub type ImportFn = fn(&[SourceFile]) -> Result<Imported, ImportFailure>;
+
+/// Cuts one case input into windows of about `size` items.
+pub type WindowFn = fn(&Value, usize) -> Vec<Window>;
+
+/// A capture file format. See the module docs.
+#[derive(Clone, Copy, Debug)]
+pub struct CaptureFormat {
+    /// The `--from` name. One name may serve several suites (one Claude
+    /// stream-json log feeds `claude-events` and `claude-display`); the
+    /// pair (suite, name) picks the importer.
+    pub name: &'static str,
+    /// One line saying what files it reads.
+    pub summary: &'static str,
+    /// The importer.
+    pub import: ImportFn,
+    /// The window function, when cases can be cut (`--window`).
+    pub window: Option<WindowFn>,
+}

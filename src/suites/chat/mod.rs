@@ -1,0 +1,97 @@
+//! The `chat` suite: the HAPI message decode/render pipeline (normalize →
+//! reduce → group → project), judged against [`reference::run`].
+
+/// The capture importers (`conform capture`).
+pub mod capture;
+/// The reference implementation.
+pub mod reference;
+
+use crate::suite::capture::CaptureFormat;
+use crate::suite::{DocumentShape, Layout, ReferenceFn, Suite};
+use serde_json::{Map, Value};
+
+/// Wire messages + agentState → projected chat blocks.
+#[derive(Debug)]
+pub struct ChatSuite;
+
+impl Suite for ChatSuite {
+    fn name(&self) -> &'static str {
+        "chat"
+    }
+
+    fn title(&self) -> &'static str {
+        "HAPI chat pipeline: wire messages and agentState to projected chat blocks"
+    }
+
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/chat.schema.json") }]
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Wrapped { input: "input", expected: "expected" }
+    }
+
+    fn item_list(&self) -> Option<&'static str> {
+        Some("messages")
+    }
+
+    fn capture_formats(&self) -> &'static [CaptureFormat] {
+        &[CaptureFormat {
+            name: "hapi-messages",
+            summary: "HAPI GET /api/sessions/:id/messages response bodies (pages may overlap and come in any order), \
+                      NDJSON streams of DecryptedMessage, and optionally the session object for agentState",
+            import: capture::hapi_messages::import,
+            window: Some(capture::window::cut),
+        }]
+    }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(reference::run)
+    }
+
+    fn rules(&self) -> &'static [&'static str] {
+        reference::RULES
+    }
+
+    /// Accepts a bare array of wire messages, and fills a missing
+    /// `agentState` (null) and `options.hasMoreMessages` (false).
+    fn coerce_decode_input(&self, input: Value) -> Value {
+        let mut object = match input {
+            Value::Array(messages) => {
+                let mut object = Map::new();
+                object.insert("messages".to_owned(), Value::Array(messages));
+                object
+            }
+            Value::Object(object) => object,
+            other => return other,
+        };
+        object.entry("agentState").or_insert(Value::Null);
+        let options = object.entry("options").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(options) = options {
+            options.entry("hasMoreMessages").or_insert(Value::Bool(false));
+        }
+        Value::Object(object)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decode_input_accepts_a_bare_message_list_and_fills_defaults() {
+        let coerced = ChatSuite.coerce_decode_input(json!([{"id": "m1"}]));
+        assert_eq!(
+            coerced,
+            json!({"messages": [{"id": "m1"}], "agentState": null, "options": {"hasMoreMessages": false}})
+        );
+        let kept =
+            ChatSuite.coerce_decode_input(json!({"messages": [], "agentState": {"requests": {}}, "options": {}}));
+        assert_eq!(
+            kept,
+            json!({"messages": [], "agentState": {"requests": {}}, "options": {"hasMoreMessages": false}})
+        );
+        assert_eq!(ChatSuite.coerce_decode_input(json!("x")), json!("x"));
+    }
+}

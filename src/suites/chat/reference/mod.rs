@@ -1,0 +1,26 @@
+//! The `chat` suite's reference: the HAPI chat pipeline, normalize → fold
+//! → group → project (see the "Chat suite" section of the README).
+//!
+//! [`run`] is the suite's reference function; [`normalize_message`] and
+//! [`renders`] expose the first stage on its own (the pagination suite asks
+//! it whether a row renders); [`RULES`] lists every rule id the pipeline
+//! reports to a [`crate::suite::RuleTrace`].
+
+mod blocks;
+mod fast_map;
+mod fold;
+mod group;
+mod model;
+mod normalize;
+mod pipeline;
+mod project;
+mod review_json;
+mod rules;
+mod stringify;
+mod timestamp;
+mod verbatim;
+
+pub use model::*;
+pub use normalize::{normalize_message, renders};
+pub use pipeline::run;
+pub use rules::RULES;

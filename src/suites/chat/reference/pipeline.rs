@@ -1,0 +1,95 @@
+//! The whole chat pipeline as the suite's reference function: input
+//! `{messages, agentState, options}` → expected
+//! `{blocks, hasReadyEvent, latestUsage, visibleBlocks}`.
+
+use super::fold::fold;
+use super::group::group_blocks;
+use super::normalize::normalize_message;
+use super::project::project;
+use crate::suite::RuleTrace;
+use crate::suites::js::{get, truthy};
+use serde_json::Value;
+
+/// Runs normalize → fold → group → project over a chat case input.
+///
+/// Total: a `messages` member that is not an array counts as no messages,
+/// an `agentState` that is not an object as null, and a missing
+/// `options.hasMoreMessages` as false. Only an input that is not a JSON object
+/// is an error.
+pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    if !input.is_object() {
+        return Err("the chat input must be a JSON object {messages, agentState, options}".to_owned());
+    }
+    let messages: &[Value] = match get(input, "messages") {
+        Some(Value::Array(messages)) => messages,
+        _ => {
+            trace.hit("input.messages-not-a-list");
+            &[]
+        }
+    };
+    let agent_state = get(input, "agentState").filter(|state| state.is_object());
+    let has_more_messages = truthy(get(input, "options").and_then(|options| get(options, "hasMoreMessages")));
+    let mut normalized = Vec::with_capacity(messages.len());
+    normalized.extend(messages.iter().filter_map(|message| normalize_message(message, trace)));
+    let folded = fold(&normalized, agent_state, trace);
+    let visible = group_blocks(&folded.blocks, has_more_messages, trace);
+    Ok(project(folded, &visible))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::{NoTrace, RuleSet};
+    use serde_json::json;
+
+    fn user(id: &str, text: &str, created_at: u64) -> Value {
+        json!({"id": id, "localId": null, "createdAt": created_at, "content": {"role": "user", "content": text}})
+    }
+
+    #[test]
+    fn rows_that_are_not_objects_are_dropped_and_a_non_list_is_no_messages() {
+        let mut trace = RuleSet::default();
+        let output =
+            run(&json!({"messages": [5, null, "x", user("u1", "hi", 1)], "agentState": null}), &mut trace).unwrap();
+        assert_eq!(output["blocks"].as_array().map(Vec::len), Some(1));
+        assert!(trace.0.contains("message.not-an-object-dropped"));
+
+        let mut trace = RuleSet::default();
+        let output = run(&json!({"messages": {"0": user("u1", "hi", 1)}}), &mut trace).unwrap();
+        assert_eq!(output["blocks"], json!([]));
+        assert_eq!(output["latestUsage"], Value::Null);
+        assert!(trace.0.contains("input.messages-not-a-list"));
+
+        assert!(run(&json!([user("u1", "hi", 1)]), &mut NoTrace).is_err());
+    }
+
+    #[test]
+    fn a_pending_request_without_created_at_is_stamped_with_the_wall_clock() {
+        let before = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as f64;
+        let input = json!({
+            "messages": [user("u1", "hi", 1_000)],
+            "agentState": {"requests": {"req-1": {"tool": "Bash", "arguments": {"command": "ls"}}}},
+            "options": {"hasMoreMessages": false}
+        });
+        let mut trace = RuleSet::default();
+        let output = run(&input, &mut trace).unwrap();
+        let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as f64;
+        let card = &output["blocks"][1];
+        assert_eq!(card["id"], "req-1");
+        assert_eq!(card["tool"]["state"], "pending");
+        let created_at = card["createdAt"].as_f64().unwrap();
+        assert!(before <= created_at && created_at <= after, "{created_at} not within [{before}, {after}]");
+        assert!(trace.0.contains("reduce.permission.synthesized-wall-clock"));
+    }
+
+    #[test]
+    fn message_ids_of_other_types_print_like_javascript() {
+        let input = json!({"messages": [
+            {"id": 7, "createdAt": "late", "localId": 3, "content": {"role": "agent", "content": "x"}}
+        ]});
+        let output = run(&input, &mut NoTrace).unwrap();
+        assert_eq!(output["blocks"][0]["id"], "7:0");
+        assert_eq!(output["blocks"][0]["createdAt"], 0);
+        assert_eq!(output["blocks"][0]["localId"], Value::Null);
+    }
+}

@@ -1,0 +1,55 @@
+//! The `claude-display` suite: a Claude Code (Agent SDK) stream of
+//! `SDKMessage` frames → the display model (transcript turns, system
+//! notices, the session snapshot) plus one disposition per frame.
+
+/// The capture importers (`conform capture`).
+pub mod capture;
+/// The reference implementation.
+pub mod reference;
+
+use crate::suite::capture::CaptureFormat;
+use crate::suite::{DocumentShape, Layout, ReferenceFn, Suite};
+
+/// See the module docs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClaudeDisplay;
+
+impl Suite for ClaudeDisplay {
+    fn name(&self) -> &'static str {
+        "claude-display"
+    }
+
+    fn title(&self) -> &'static str {
+        "Claude SDK messages to turns, notices, session snapshot and dispositions"
+    }
+
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/claude-display.schema.json") }]
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Wrapped { input: "input", expected: "expected" }
+    }
+
+    fn item_list(&self) -> Option<&'static str> {
+        Some("messages")
+    }
+
+    fn capture_formats(&self) -> &'static [CaptureFormat] {
+        &[CaptureFormat {
+            name: "claude-stream-json",
+            summary: "Claude stream-json stdout (with its NAME.stdin.jsonl companion) or a session transcript \
+                      (~/.claude/projects/…/SESSION.jsonl); one case per file",
+            import: capture::import,
+            window: None,
+        }]
+    }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(reference::reference)
+    }
+
+    fn rules(&self) -> &'static [&'static str] {
+        reference::RULES
+    }
+}

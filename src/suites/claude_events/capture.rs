@@ -1,0 +1,37 @@
+//! `--from claude-stream-json` for `claude-events`: one case per SDK
+//! `query()` run of a stream-json capture (see [`crate::suites::claude_stream`]).
+
+use crate::suite::capture::per_file::{self, FileImport, Stream};
+use crate::suite::capture::{ImportFailure, Imported, SourceFile};
+use crate::suites::claude_stream;
+
+/// Imports stream-json captures, each with its `.stdin.jsonl` companion.
+pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
+    let stream = Stream {
+        import: |text, client| claude_stream::import_events(text, client).map(FileImport::from),
+        companion: Some(".stdin.jsonl"),
+        list: "messages",
+        noun: "messages",
+    };
+    per_file::import(files, &stream)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn file(name: &str, text: &str) -> SourceFile {
+        SourceFile { path: PathBuf::from(name), text: text.to_owned() }
+    }
+
+    #[test]
+    fn companions_given_on_the_command_line_are_not_captures() -> Result<(), ImportFailure> {
+        let stdout = "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\"}\n";
+        let stdin = "{\"type\":\"control_response\",\"response\":{}}\n";
+        let imported = import(&[file("run.jsonl", stdout), file("run.stdin.jsonl", stdin)])?;
+        assert_eq!(imported.cases.len(), 1);
+        assert_eq!(imported.cases[0].provenance.sources, ["run.jsonl", "run.stdin.jsonl"]);
+        Ok(())
+    }
+}

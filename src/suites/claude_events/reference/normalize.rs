@@ -1,0 +1,376 @@
+//! The Claude normalizer: SDK messages in, normalized events out, one
+//! message at a time.
+//!
+//! It is an incremental state machine (`feed` any number of times, then
+//! `finish` with how the SDK's generator ended) so a live adapter and a
+//! replay of a stored stream run the same code, and a stream split anywhere
+//! between messages normalizes to the same events.
+
+use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, message_kind, rule};
+use crate::suite::RuleTrace;
+use crate::suites::agent_events::{
+    BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, done_data,
+    error_data, outcome_since, put, session_ready_data, text_data,
+};
+use crate::suites::js::{non_empty_str, or, truthy};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// How the SDK's `query()` generator ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// It completed: the final `result` (if any text) and `done` follow.
+    Completed,
+    /// It threw an `AbortError`: `done` with `stopped: true`.
+    Aborted,
+    /// It threw another error: `error` with its message.
+    Error(String),
+}
+
+impl End {
+    /// Reads `"completed"`, `"aborted"` or `{"error": "…"}`.
+    pub fn parse(value: &Value) -> Result<End, String> {
+        match value {
+            Value::String(s) if s == "completed" => Ok(End::Completed),
+            Value::String(s) if s == "aborted" => Ok(End::Aborted),
+            Value::Object(object) => match object.get("error") {
+                Some(Value::String(message)) if object.len() == 1 => Ok(End::Error(message.clone())),
+                _ => Err("`end` must be \"completed\", \"aborted\" or {\"error\": \"…\"}".to_owned()),
+            },
+            _ => Err("`end` must be \"completed\", \"aborted\" or {\"error\": \"…\"}".to_owned()),
+        }
+    }
+}
+
+/// The result frame whose text becomes the final `result` event.
+#[derive(Debug)]
+struct FinalText {
+    disposition: usize,
+    text: String,
+}
+
+/// Normalizes a Claude SDK message stream. See the module docs.
+#[derive(Debug)]
+pub struct ClaudeNormalizer {
+    session_id: String,
+    out: StreamOutput,
+    final_text: Option<FinalText>,
+    /// Open `can_use_tool` prompts: request id → tool name.
+    permission_prompts: HashMap<String, Option<Value>>,
+}
+
+const NO_TEXT: &str = "a text block without a text string";
+const SUPERSEDED: &str = "superseded by a later result frame; only the last result text is emitted";
+
+impl ClaudeNormalizer {
+    /// A normalizer for the adapter session `session_id`.
+    pub fn new(session_id: impl Into<String>) -> Self {
+        ClaudeNormalizer {
+            session_id: session_id.into(),
+            out: StreamOutput::default(),
+            final_text: None,
+            permission_prompts: HashMap::new(),
+        }
+    }
+
+    /// Feeds the next messages of the stream.
+    pub fn feed(&mut self, messages: &[Value], trace: &mut dyn RuleTrace) {
+        for raw in messages {
+            self.feed_one(raw, trace);
+        }
+    }
+
+    /// Ends the stream the way the generator ended and returns everything
+    /// produced.
+    pub fn finish(mut self, end: &End, trace: &mut dyn RuleTrace) -> StreamOutput {
+        let final_text = self.final_text.take();
+        match end {
+            End::Completed => {
+                trace.hit("claude.end.completed");
+                if let Some(final_text) = final_text {
+                    let index = self.out.push(EventType::Result, text_data(&final_text.text));
+                    self.set_outcome(final_text.disposition, Outcome::Events(vec![index]));
+                }
+                self.out.push(EventType::Done, done_data(false));
+            }
+            End::Aborted => {
+                trace.hit("claude.end.aborted");
+                if let Some(final_text) = final_text {
+                    let reason = "the run was aborted, so no final result is emitted";
+                    self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
+                }
+                self.out.push(EventType::Done, done_data(true));
+            }
+            End::Error(message) => {
+                trace.hit("claude.end.error");
+                if let Some(final_text) = final_text {
+                    let reason = "the run failed, so no final result is emitted";
+                    self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
+                }
+                self.out.push(EventType::Error, error_data(message, None));
+            }
+        }
+        self.out
+    }
+
+    fn set_outcome(&mut self, disposition: usize, outcome: Outcome) {
+        if let Some(entry) = self.out.dispositions.get_mut(disposition) {
+            entry.outcome = outcome;
+        }
+    }
+
+    fn feed_one(&mut self, raw: &Value, trace: &mut dyn RuleTrace) {
+        const INVALID: InvalidItemRules =
+            InvalidItemRules { not_json: "claude.invalid-line", not_an_object: "claude.not-an-object" };
+        let message = match decode_object(raw, INVALID, trace) {
+            Ok(message) => message,
+            Err(reason) => return self.ignore("invalid".to_owned(), reason),
+        };
+        let message = message.as_ref();
+        let kind = message_kind(message);
+        match kind.as_str() {
+            "system/init" => self.init(kind, message, trace),
+            "assistant" => self.content(kind, message, Role::Assistant, trace),
+            "user" => self.content(kind, message, Role::User, trace),
+            "control_request/can_use_tool" => self.permission_request(kind, message, trace),
+            "control_response" => self.control_response(kind, message, trace),
+            _ if kind.starts_with("result/") => self.result(kind, message, trace),
+            _ => match rule(&kind) {
+                Some(KindRule::Ignored(reason)) => {
+                    trace.hit("claude.kind.ignored");
+                    self.ignore(kind, Cow::Borrowed(reason));
+                }
+                _ => {
+                    trace.hit("claude.kind.unknown");
+                    self.ignore(kind, Cow::Borrowed(UNKNOWN_KIND));
+                }
+            },
+        }
+    }
+
+    fn ignore(&mut self, kind: String, reason: Cow<'static, str>) {
+        self.out.record(Disposition { kind, outcome: Outcome::Ignored(reason), blocks: None });
+    }
+
+    /// `system/init` → `session_ready` with the adapter's and the provider's
+    /// session ids.
+    fn init(&mut self, kind: String, message: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+        let first = self.out.next_index();
+        if let Some(provider_session_id) = non_empty_str(message.get("session_id")) {
+            trace.hit("claude.init.session-ready");
+            let data = session_ready_data(Some(&self.session_id), provider_session_id);
+            self.out.push(EventType::SessionReady, data);
+        } else {
+            trace.hit("claude.init.without-session-id");
+        }
+        self.out.settle(kind, first, Cow::Borrowed("an init frame without a session_id"));
+    }
+
+    /// `assistant` and `user` messages: one disposition per content block.
+    fn content(&mut self, kind: String, message: &Map<String, Value>, role: Role, trace: &mut dyn RuleTrace) {
+        let first = self.out.next_index();
+        let subagent_id = non_empty_str(message.get("parent_tool_use_id")).map(str::to_owned);
+        if subagent_id.is_some() {
+            trace.hit("claude.subagent-id");
+        }
+        let content = message.get("message").and_then(|m| m.get("content"));
+        let Some(blocks) = content.and_then(Value::as_array) else {
+            let reason = if truthy(content) { "content is not a block array (plain text)" } else { "no content" };
+            trace.hit("claude.content.not-blocks");
+            return self.ignore(kind, Cow::Borrowed(reason));
+        };
+        trace.hit(match role {
+            Role::Assistant => "claude.assistant.blocks",
+            Role::User => "claude.user.tool-results",
+        });
+        let mut dispositions = Vec::with_capacity(blocks.len());
+        for block in blocks {
+            let block_first = self.out.next_index();
+            let block_type = block.get("type").and_then(Value::as_str).unwrap_or("(none)").to_owned();
+            let reason = self.block(role, &block_type, block, subagent_id.as_deref(), trace);
+            let reason = Cow::Borrowed(reason.unwrap_or(NO_TEXT));
+            let outcome = outcome_since(block_first, self.out.next_index(), reason);
+            dispositions.push(BlockDisposition { block_type, outcome });
+        }
+        let outcome = outcome_since(first, self.out.next_index(), Cow::Borrowed("no content block produced an event"));
+        self.out.record(Disposition { kind, outcome, blocks: Some(dispositions) });
+    }
+
+    /// Maps one content block; returns why it produced nothing, if it did.
+    fn block(
+        &mut self,
+        role: Role,
+        block_type: &str,
+        block: &Value,
+        subagent_id: Option<&str>,
+        trace: &mut dyn RuleTrace,
+    ) -> Option<&'static str> {
+        match block_rule(role, block_type) {
+            Some(KindRule::Mapped(_)) => {}
+            Some(KindRule::Ignored(reason)) => {
+                trace.hit("claude.block.ignored");
+                return Some(reason);
+            }
+            None => {
+                trace.hit("claude.block.unknown");
+                return Some(UNKNOWN_BLOCK);
+            }
+        }
+        match (role, block_type) {
+            (Role::Assistant, "text") => {
+                let text = block.get("text").and_then(Value::as_str)?;
+                trace.hit("claude.block.text-delta");
+                self.emit(EventType::Delta, text_data(text), subagent_id);
+            }
+            (Role::Assistant, "thinking") => {
+                trace.hit("claude.block.thinking");
+                // `block.thinking || block.text`
+                let text = or(block.get("thinking"), block.get("text")).and_then(Value::as_str).unwrap_or("");
+                self.emit(EventType::Thinking, text_data(text), subagent_id);
+            }
+            (Role::Assistant, "tool_use" | "server_tool_use" | "mcp_tool_use") => {
+                let data = tool_start(block, block_type == "tool_use", trace);
+                self.emit(EventType::ToolStart, data, subagent_id);
+            }
+            (Role::Assistant, _) => {
+                trace.hit("claude.block.server-tool-result");
+                self.emit(EventType::ToolResult, tool_result(block), subagent_id);
+            }
+            (Role::User, _) => {
+                trace.hit("claude.block.tool-result");
+                self.emit(EventType::ToolResult, tool_result(block), subagent_id);
+            }
+        }
+        None
+    }
+
+    /// Pushes an event, tagging it with the sub-agent it came from.
+    fn emit(&mut self, event_type: EventType, mut data: Map<String, Value>, subagent_id: Option<&str>) {
+        if let Some(subagent_id) = subagent_id {
+            data.insert("subagent_id".to_owned(), Value::from(subagent_id));
+        }
+        self.out.push(event_type, data);
+    }
+
+    /// `result` frames emit nothing themselves: the last successful result
+    /// text becomes the one `result` event when the generator completes.
+    fn result(&mut self, kind: String, message: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+        let is_error = message.get("is_error") == Some(&Value::Bool(true)) || kind.starts_with("result/error");
+        let reason: Cow<'static, str> = if is_error {
+            trace.hit("claude.result.error-skipped");
+            if kind == "result/success" {
+                Cow::Borrowed("an error result (is_error): its text repeats the assistant frame that carried `error`")
+            } else {
+                let subtype = kind.strip_prefix("result/").unwrap_or(&kind);
+                Cow::Owned(format!("the run stopped early ({subtype}); the seed emits no event for result frames"))
+            }
+        } else if let Some(text) = non_empty_str(message.get("result")) {
+            trace.hit("claude.result.final-text");
+            if let Some(previous) = self.final_text.take() {
+                trace.hit("claude.result.superseded");
+                self.set_outcome(previous.disposition, Outcome::Ignored(Cow::Borrowed(SUPERSEDED)));
+            }
+            let disposition = self.out.dispositions.len();
+            self.final_text = Some(FinalText { disposition, text: text.to_owned() });
+            // Settled in `finish`, when it is known whether the run completed.
+            Cow::Borrowed("pending: settled when the stream ends")
+        } else {
+            trace.hit("claude.result.no-text");
+            Cow::Borrowed("a result frame without result text")
+        };
+        self.ignore(kind, reason);
+    }
+
+    /// `control_request` `can_use_tool` → `permission_request`.
+    fn permission_request(&mut self, kind: String, message: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+        trace.hit("claude.permission.request");
+        let request = message.get("request");
+        let tool_name = request.and_then(|r| r.get("tool_name")).cloned();
+        if let Some(request_id) = message.get("request_id").and_then(Value::as_str) {
+            self.permission_prompts.insert(request_id.to_owned(), tool_name.clone());
+        }
+        let mut data = Map::new();
+        put(&mut data, "tool_name", tool_name);
+        put(&mut data, "tool_input", request.and_then(|r| r.get("input")).cloned());
+        let index = self.out.push(EventType::PermissionRequest, data);
+        self.out.record(Disposition { kind, outcome: Outcome::Events(vec![index]), blocks: None });
+    }
+
+    /// The client's `control_response` to a permission prompt →
+    /// `permission_resolved`; responses to the client's own requests are
+    /// ignored.
+    fn control_response(&mut self, kind: String, message: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+        let first = self.out.next_index();
+        let response = message.get("response");
+        let request_id = response.and_then(|r| r.get("request_id")).and_then(Value::as_str);
+        let prompt = request_id.and_then(|id| self.permission_prompts.remove(id));
+        if let (Some(tool_name), Some(response)) = (prompt, response) {
+            trace.hit("claude.permission.resolved");
+            let allowed = if response.get("subtype").and_then(Value::as_str) == Some("error") {
+                Some(false)
+            } else {
+                match response.get("response").and_then(|r| r.get("behavior")).and_then(Value::as_str) {
+                    Some("allow") => Some(true),
+                    Some("deny") => Some(false),
+                    _ => None,
+                }
+            };
+            let mut data = Map::new();
+            put(&mut data, "tool_name", tool_name);
+            put(&mut data, "allowed", allowed.map(Value::Bool));
+            self.out.push(EventType::PermissionResolved, data);
+        } else {
+            trace.hit("claude.control-response.other");
+        }
+        self.out.settle(kind, first, Cow::Borrowed("answers a control request of the client, not a permission prompt"));
+    }
+}
+
+/// Tools whose `tool_use` spawns a sub-agent: `Task` (seed, and the name
+/// `system/init` still lists) and `Agent` (the model-facing name in
+/// Claude Code 2.1).
+const SUBAGENT_TOOLS: [&str; 2] = ["Task", "Agent"];
+
+/// `tool_use` → `tool_start` with the input's structured fields lifted to
+/// the top level, and the sub-agent spawn marker for `Task` / `Agent`.
+fn tool_start(block: &Value, client_tool: bool, trace: &mut dyn RuleTrace) -> Map<String, Value> {
+    trace.hit(if client_tool { "claude.block.tool-start" } else { "claude.block.server-tool-start" });
+    let mut data = Map::new();
+    put(&mut data, "tool_use_id", block.get("id").cloned());
+    put(&mut data, "tool", block.get("name").cloned());
+    let input = block.get("input");
+    put(&mut data, "input", input.cloned());
+    if let Some(input) = input.and_then(Value::as_object) {
+        for (from, to) in
+            [("file_path", "file_path"), ("command", "command"), ("pattern", "pattern"), ("path", "search_path")]
+        {
+            if truthy(input.get(from)) {
+                trace.hit("claude.tool-start.input-field");
+                put(&mut data, to, input.get(from).cloned());
+            }
+        }
+    }
+    let name = block.get("name").and_then(Value::as_str);
+    if client_tool && name.is_some_and(|name| SUBAGENT_TOOLS.contains(&name)) {
+        trace.hit("claude.tool-start.subagent-spawn");
+        data.insert("subagent_spawn".to_owned(), Value::Bool(true));
+        // `input.agent || input.description || 'sub-agent'`
+        let input = input.and_then(Value::as_object);
+        let name = or(input.and_then(|i| i.get("agent")), input.and_then(|i| i.get("description")))
+            .cloned()
+            .unwrap_or_else(|| Value::from("sub-agent"));
+        data.insert("subagent_name".to_owned(), name);
+    }
+    data
+}
+
+/// `tool_result` → `tool_result` (`is_error: block.is_error || false`).
+fn tool_result(block: &Value) -> Map<String, Value> {
+    let mut data = Map::new();
+    put(&mut data, "tool_use_id", block.get("tool_use_id").cloned());
+    put(&mut data, "output", block.get("content").cloned());
+    let is_error = or(block.get("is_error"), None).cloned().unwrap_or(Value::Bool(false));
+    data.insert("is_error".to_owned(), is_error);
+    data
+}

@@ -1,0 +1,40 @@
+//! Rule ids of the `claude-events` reference: the stable names it reports to a
+//! [`crate::suite::RuleTrace`] when a rule decides part of the output.
+//!
+//! `conform coverage` lists the ones no fixture reaches; `tests/rule_lists.rs`
+//! checks that every id the sources use is listed here and that every listed
+//! id is used.
+
+/// Every rule id the `claude-events` reference can report, sorted.
+pub const RULES: &[&str] = &[
+    "claude.assistant.blocks",
+    "claude.block.ignored",
+    "claude.block.server-tool-result",
+    "claude.block.server-tool-start",
+    "claude.block.text-delta",
+    "claude.block.thinking",
+    "claude.block.tool-result",
+    "claude.block.tool-start",
+    "claude.block.unknown",
+    "claude.content.not-blocks",
+    "claude.control-response.other",
+    "claude.end.aborted",
+    "claude.end.completed",
+    "claude.end.error",
+    "claude.init.session-ready",
+    "claude.init.without-session-id",
+    "claude.invalid-line",
+    "claude.kind.ignored",
+    "claude.kind.unknown",
+    "claude.not-an-object",
+    "claude.permission.request",
+    "claude.permission.resolved",
+    "claude.result.error-skipped",
+    "claude.result.final-text",
+    "claude.result.no-text",
+    "claude.result.superseded",
+    "claude.subagent-id",
+    "claude.tool-start.input-field",
+    "claude.tool-start.subagent-spawn",
+    "claude.user.tool-results",
+];

@@ -1,0 +1,58 @@
+//! The `codex-exec-events` suite: `codex exec --json` lines → normalized events, one disposition per line.
+
+/// The capture importers (`conform capture`).
+pub mod capture;
+/// The reference implementation.
+pub mod reference;
+
+use crate::suite::ReferenceFn;
+use crate::suite::capture::CaptureFormat;
+use crate::suite::{DocumentShape, Layout, PointerContext, Suite};
+use serde_json::Value;
+
+/// `codex exec --json` lines → `{events, dispositions}`.
+#[derive(Debug)]
+pub struct CodexExecEventsSuite;
+
+impl Suite for CodexExecEventsSuite {
+    fn name(&self) -> &'static str {
+        "codex-exec-events"
+    }
+
+    fn title(&self) -> &'static str {
+        "`codex exec --json` lines → normalized events, one disposition per line"
+    }
+
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/codex-exec-events.schema.json") }]
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Wrapped { input: "input", expected: "expected" }
+    }
+
+    fn item_list(&self) -> Option<&'static str> {
+        Some("lines")
+    }
+
+    fn capture_formats(&self) -> &'static [CaptureFormat] {
+        &[CaptureFormat {
+            name: "codex-exec-jsonl",
+            summary: "stdout of `codex exec --json`; one case per file",
+            import: capture::import,
+            window: None,
+        }]
+    }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(reference::run)
+    }
+
+    fn rules(&self) -> &'static [&'static str] {
+        reference::RULES
+    }
+
+    fn pointer_context(&self, input: &Value, pointer: &str) -> Option<PointerContext> {
+        crate::suites::agent_events::normalized_pointer_context(input, "lines", pointer)
+    }
+}

@@ -1,0 +1,33 @@
+//! Reference for the `codex-exec-events` suite: the JSON Lines events of
+//! `codex exec --json` (as decoded values, or as raw line text) → normalized
+//! events, one disposition per line.
+//!
+//! Mapping (seed 002, "Codex exec JSON → normalized events"): item.started
+//! command_execution → `tool_start`; item.completed reasoning → `thinking`,
+//! agent_message → `delta`, command_execution → `tool_result`,
+//! function_call → `tool_start`, function_call_output → `tool_result`;
+//! turn.completed → `done`. The seed's table stops there; the remaining
+//! events follow the app-server rows they mirror (see the README):
+//! thread.started → `session_ready`, turn.started → empty `thinking`,
+//! turn.failed → `error` (unless just reported) and `done`, `error` →
+//! `error` except retry notices, and the file_change / mcp_tool_call /
+//! web_search items → `tool_start` / `tool_result`.
+
+mod normalize;
+pub mod rule_ids;
+
+pub use rule_ids::RULES;
+
+pub use normalize::{ExecNormalizer, RETRY_NOTICE_PREFIX, line_kind, rule};
+
+use crate::suite::RuleTrace;
+use crate::suites::agent_events::stream_input;
+use serde_json::Value;
+
+/// The suite reference: `{sessionId?, lines}` → `{events, dispositions}`.
+pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    let (lines, session_id) = stream_input(input, "lines")?;
+    let mut normalizer = ExecNormalizer::new(session_id);
+    normalizer.feed(lines, trace);
+    Ok(normalizer.finish().to_value())
+}

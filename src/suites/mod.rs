@@ -1,0 +1,80 @@
+//! The suites, one folder each, and the registry that lists them.
+//!
+//! A suite folder holds everything of one suite: its [`Suite`] impl (the
+//! folder's `mod.rs`), its reference implementation, its capture importers
+//! and a `README.md` with its input and expected parts and its rules. Code
+//! several suites share sits beside them: [`js`] (JavaScript semantics the
+//! references reproduce), [`agent_events`] (the agent-event model of the
+//! runtime suites) and [`claude_stream`] (the Claude stream-json reader).
+//!
+//! Adding a suite is its folder, one line in [`all`], its schema under
+//! `schemas/` and its fixtures.
+
+pub mod agent_events;
+pub mod claude_stream;
+pub mod js;
+
+pub mod catalogs;
+pub mod chat;
+pub mod claude_display;
+pub mod claude_events;
+pub mod codex_app_server_events;
+pub mod codex_exec_events;
+pub mod event_fold;
+pub mod pagination;
+pub mod sse;
+pub mod tool_policy;
+
+use crate::suite::Suite;
+
+/// Every suite the harness knows, in report order.
+pub fn all() -> &'static [&'static dyn Suite] {
+    &[
+        &chat::ChatSuite,
+        &sse::SseSuite,
+        &pagination::PaginationSuite,
+        &catalogs::CatalogsSuite,
+        &claude_display::ClaudeDisplay,
+        &claude_events::ClaudeEventsSuite,
+        &codex_app_server_events::CodexAppServerEventsSuite,
+        &codex_exec_events::CodexExecEventsSuite,
+        &event_fold::EventFoldSuite,
+        &tool_policy::ToolPolicySuite,
+    ]
+}
+
+/// Looks a suite up by folder name.
+pub fn find(name: &str) -> Option<&'static dyn Suite> {
+    all().iter().copied().find(|suite| suite.name() == name)
+}
+
+/// The names of every suite, in report order.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|suite| suite.name()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_schema_compiles_and_names_are_unique() {
+        let mut names = std::collections::BTreeSet::new();
+        for suite in all() {
+            assert!(names.insert(suite.name()), "duplicate suite {}", suite.name());
+            crate::validate::compile_schema(suite.schema()).unwrap_or_else(|err| panic!("{}: {err}", suite.name()));
+            assert!(!suite.readable_versions().is_empty());
+            for shape in suite.document_shapes() {
+                crate::validate::compile_schema(shape.schema)
+                    .unwrap_or_else(|err| panic!("{} {:?}: {err}", suite.name(), shape.versions));
+            }
+            for version in suite.reference_versions() {
+                assert!(
+                    suite.readable_versions().contains(version),
+                    "{}: the reference implements fixtureVersion {version}, which no schema reads",
+                    suite.name()
+                );
+            }
+        }
+    }
+}

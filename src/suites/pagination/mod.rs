@@ -1,0 +1,162 @@
+//! The `pagination` suite: the message-window store replayed from an op
+//! script.
+//!
+//! The document interleaves inputs and expectations inside each op, so the
+//! suite splits it itself ([`Layout::Custom`]):
+//!
+//! - input: `{"ops": [each op without its expected* members]}`;
+//! - expected: `{"ops": [per op, an object holding exactly that op's
+//!   expected* members ({} for ops without any)], "expectedState": …}`.
+//!
+//! Per-op expectations are `expectedRequests` (sync-tail, fetch-older),
+//! `expectedOutcome` (fetch-older) and `expectedCandidates` (queued-state).
+
+/// The reference implementation.
+pub mod reference;
+
+use crate::json::pointer;
+use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
+use serde_json::{Map, Value};
+
+/// Op members with this prefix are expectations; the rest is input.
+const EXPECTED_PREFIX: &str = "expected";
+
+/// See the module docs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PaginationSuite;
+
+impl Suite for PaginationSuite {
+    fn name(&self) -> &'static str {
+        "pagination"
+    }
+
+    fn title(&self) -> &'static str {
+        "message window: paging requests, epoch resets, optimistic sends, queued rows and trimming"
+    }
+
+    fn document_shapes(&self) -> &'static [DocumentShape] {
+        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/pagination.schema.json") }]
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Custom
+    }
+
+    fn item_list(&self) -> Option<&'static str> {
+        Some("ops")
+    }
+
+    fn reference(&self) -> Option<ReferenceFn> {
+        Some(reference::reference)
+    }
+
+    fn rules(&self) -> &'static [&'static str] {
+        reference::RULES
+    }
+
+    /// Splits each op into its input and expectation members. Also checks
+    /// what the schema cannot: an op that carries scripted responses expects
+    /// exactly one request per response (every response must be consumed).
+    fn split(&self, document: &Value) -> Result<CaseParts, String> {
+        let object = document.as_object().ok_or("the document is not a JSON object")?;
+        let ops = object.get("ops").and_then(Value::as_array).ok_or("the document has no `ops` array")?;
+        let state = object.get("expectedState").ok_or("the document has no `expectedState` member")?;
+        let mut input_ops = Vec::with_capacity(ops.len());
+        let mut expected_ops = Vec::with_capacity(ops.len());
+        for (index, op) in ops.iter().enumerate() {
+            let op = op.as_object().ok_or_else(|| format!("ops[{index}] is not an object"))?;
+            let responses = op.get("responses").and_then(Value::as_array).map(Vec::len);
+            let requests = op.get("expectedRequests").and_then(Value::as_array).map(Vec::len);
+            if let (Some(responses), Some(requests)) = (responses, requests)
+                && responses != requests
+            {
+                return Err(format!(
+                    "ops[{index}] {}: {responses} scripted responses but {requests} expected requests \
+                     (each response answers exactly one request)",
+                    op_kind(op)
+                ));
+            }
+            let (expected, input): (Map<String, Value>, Map<String, Value>) =
+                op.iter().map(|(key, value)| (key.clone(), value.clone())).partition(|(key, _)| is_expectation(key));
+            input_ops.push(Value::Object(input));
+            expected_ops.push(Value::Object(expected));
+        }
+        let mut input = Map::new();
+        input.insert("ops".to_owned(), Value::Array(input_ops));
+        let mut expected = Map::new();
+        expected.insert("ops".to_owned(), Value::Array(expected_ops));
+        expected.insert("expectedState".to_owned(), state.clone());
+        Ok(CaseParts { input: Value::Object(input), expected: Value::Object(expected) })
+    }
+
+    /// The inverse of [`Suite::split`]: each op's expected* members are
+    /// replaced in place by the given ones, and `expectedState` is replaced.
+    fn with_expected(&self, document: &Value, expected: &Value) -> Result<Value, String> {
+        let mut object = document.as_object().ok_or("the document is not a JSON object")?.clone();
+        let expected_ops =
+            expected.get("ops").and_then(Value::as_array).ok_or("the expected part has no `ops` array")?;
+        let state = expected.get("expectedState").ok_or("the expected part has no `expectedState`")?;
+        let ops = object.get_mut("ops").and_then(Value::as_array_mut).ok_or("the document has no `ops` array")?;
+        if ops.len() != expected_ops.len() {
+            return Err(format!("{} ops but {} op expectations", ops.len(), expected_ops.len()));
+        }
+        for (index, (op, expectations)) in ops.iter_mut().zip(expected_ops).enumerate() {
+            let op = op.as_object_mut().ok_or_else(|| format!("ops[{index}] is not an object"))?;
+            let expectations = expectations
+                .as_object()
+                .ok_or_else(|| format!("the expectations of ops[{index}] are not an object"))?;
+            op.retain(|key, _| !is_expectation(key));
+            op.extend(expectations.iter().map(|(key, value)| (key.clone(), value.clone())));
+        }
+        object.insert("expectedState".to_owned(), state.clone());
+        Ok(Value::Object(object))
+    }
+
+    fn pointer_context(&self, input: &Value, pointer: &str) -> Option<PointerContext> {
+        let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
+        let (label, depth) = match tokens.as_slice() {
+            ["ops", index, rest @ ..] => {
+                let op = index.parse::<usize>().ok().and_then(|index| input.get("ops")?.get(index));
+                let op_label = format!("ops[{index}] {}", op.and_then(|op| op.get("op")?.as_str()).unwrap_or("?"));
+                let responses = op.and_then(|op| op.get("responses")?.as_array().map(Vec::len)).unwrap_or(0);
+                match rest {
+                    ["expectedRequests", request, ..] => {
+                        let ordinal = request.parse::<usize>().map_or(0, |request| request + 1);
+                        let over = if ordinal > responses {
+                            format!(" (over-consumed: {})", scripted_responses(responses))
+                        } else {
+                            String::new()
+                        };
+                        (format!("{op_label}: request {ordinal}{over}"), 4)
+                    }
+                    ["expectedRequests"] => {
+                        (format!("{op_label}: requests ({}, one per request)", scripted_responses(responses)), 3)
+                    }
+                    ["expectedOutcome", ..] => (format!("{op_label}: outcome"), 3),
+                    ["expectedCandidates", ..] => (format!("{op_label}: candidates"), 3),
+                    _ => (op_label, 2),
+                }
+            }
+            ["expectedState", "messages", index, ..] => (format!("final state: messages[{index}]"), 3),
+            ["expectedState", ..] => ("final state".to_owned(), 1),
+            _ => return None,
+        };
+        Some(PointerContext { label, rest: pointer::below(pointer, depth).to_owned() })
+    }
+}
+
+fn scripted_responses(count: usize) -> String {
+    match count {
+        0 => "no scripted response".to_owned(),
+        1 => "1 scripted response".to_owned(),
+        n => format!("{n} scripted responses"),
+    }
+}
+
+fn is_expectation(key: &str) -> bool {
+    key.starts_with(EXPECTED_PREFIX)
+}
+
+fn op_kind(op: &Map<String, Value>) -> &str {
+    op.get("op").and_then(Value::as_str).unwrap_or("?")
+}
