@@ -104,6 +104,7 @@ pub fn main() -> i32 {
                 // The reader went away (`conform list | head -1`): that ends
                 // the command quietly, as it ends `rg` or `cat`.
                 Err(err) if is_broken_pipe(&err) => exit_code::CONFORMANT,
+                Err(err) if err.is::<Interrupted>() => exit_code::INTERRUPTED,
                 Err(err) => {
                     error(format!("{err:#}"));
                     exit_code::CANNOT_JUDGE
@@ -168,6 +169,19 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::CheckAdapter(args) => check_adapter::execute(args),
     }
 }
+
+/// Ctrl-C stopped the command before it could do anything (exit 130; the
+/// handler has said so).
+#[derive(Debug)]
+struct Interrupted;
+
+impl Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 /// Prints corpus notices to stderr, one line each.
 fn print_notices(notices: &[Notice]) {

@@ -95,9 +95,32 @@ impl Palette {
     }
 }
 
+/// Text that came from an implementation (its stderr, its messages, its
+/// hello), made safe to print on a terminal: control characters other than
+/// tab and newline are shown instead of obeyed. C0 controls become their
+/// Unicode control pictures (ESC as `␛`, CR as `␍`), DEL becomes `␡`, and
+/// C1 controls are written as `\u{9b}`. Report files keep the text itself,
+/// escaped as their format needs.
+pub fn visible_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let obeyed = |c: char| c.is_control() && c != '\t' && c != '\n';
+    if !text.chars().any(obeyed) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match u32::from(c) {
+            _ if !obeyed(c) => shown.push(c),
+            code @ 0..0x20 => shown.push(char::from_u32(0x2400 + code).unwrap_or('\u{fffd}')),
+            0x7f => shown.push('\u{2421}'),
+            code => shown.push_str(&format!("\\u{{{code:x}}}")),
+        }
+    }
+    std::borrow::Cow::Owned(shown)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::color_enabled;
+    use super::{color_enabled, visible_controls};
 
     #[test]
     fn color_follows_no_color_force_color_and_clicolor() {
@@ -112,5 +135,14 @@ mod tests {
         assert!(!color_enabled(None, None, Some("0"), None, false));
         assert!(!color_enabled(None, None, None, Some("0"), true));
         assert!(color_enabled(None, None, None, Some("1"), true));
+    }
+
+    #[test]
+    fn control_characters_are_shown_instead_of_obeyed() {
+        assert_eq!(visible_controls("\u{1b}[31mred\u{1b}[0m"), "␛[31mred␛[0m");
+        assert_eq!(visible_controls("100%\rdone\u{7}\u{0}"), "100%␍done␇␀");
+        assert_eq!(visible_controls("a\u{7f}b\u{9b}c"), "a␡b\\u{9b}c");
+        assert_eq!(visible_controls("tab\tand\nnewline stay"), "tab\tand\nnewline stay");
+        assert!(matches!(visible_controls("plain ✓"), std::borrow::Cow::Borrowed("plain ✓")));
     }
 }
