@@ -1,6 +1,7 @@
 //! What the integration tests share: where the repository and the
-//! optional resources are (../shared, python3, node, chromium), skipping
-//! what needs a missing one with one visible `note:` line, running the
+//! optional resources are (../shared, python3, node, java, chromium), skipping
+//! what needs a missing one with one visible `note:` line (a failure under
+//! `CONFORM_REQUIRE_ALL=1`), running the
 //! `conform` binary under a time limit, fixture documents and files, and
 //! reading reports back. Test data used by several files (planted secrets,
 //! a 200-message session, the fault-adapter scenario) lives in submodules.
@@ -34,13 +35,18 @@ pub fn root() -> &'static Path {
 }
 
 /// Says, in one line visible in `cargo test` output, that the calling test skips what needs
-/// `missing`; the caller then returns (or carries on without it).
+/// `missing`; the caller then returns (or carries on without it). With `CONFORM_REQUIRE_ALL=1`
+/// (a machine that must run everything) the skip fails the calling test instead.
 pub fn skip(missing: &str) {
     use std::io::Write;
     let line = match std::thread::current().name().filter(|name| *name != "main") {
         Some(test) => format!("note: {missing}: {test} skips what needs it"),
         None => format!("note: {missing}: what needs it is skipped"),
     };
+    assert!(
+        std::env::var_os("CONFORM_REQUIRE_ALL").is_none_or(|value| value != "1"),
+        "{line}, but CONFORM_REQUIRE_ALL=1 requires every test to run"
+    );
     // Written to the stderr handle rather than with `eprintln!`, which the
     // test harness captures and shows only for failing tests.
     let _ = writeln!(std::io::stderr(), "{line}");
@@ -76,6 +82,21 @@ pub fn python() -> Option<&'static str> {
 /// `node`, or `None` with the skip note when it is not installed.
 pub fn node() -> Option<&'static str> {
     program(&["node"])
+}
+
+/// `java` (a JDK's launcher), or `None` with the skip note when it is not installed.
+pub fn java() -> Option<&'static str> {
+    program(&["java"])
+}
+
+/// `javac`, or `None` with the skip note when no JDK is installed.
+pub fn javac() -> Option<&'static str> {
+    program(&["javac"])
+}
+
+/// `kotlinc` (Debian's `kotlin` package), or `None` with the skip note when it is not installed.
+pub fn kotlinc() -> Option<&'static str> {
+    program(&["kotlinc"])
 }
 
 /// A headless-capable Chromium, or `None` with the skip note.
