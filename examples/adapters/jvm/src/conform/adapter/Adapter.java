@@ -1,6 +1,5 @@
 package conform.adapter;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -9,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,13 +99,18 @@ public final class Adapter {
 
     /** The persistent protocol: answers hello and run requests until bye or the end of stdin. */
     int persistent(InputStream stdin, OutputStream stdout) throws IOException {
-        InputStream in = new BufferedInputStream(stdin, 1 << 16);
+        LineReader lines = new LineReader(stdin);
+        byte[] tooLong = new byte[0];
         while (true) {
-            byte[] line = readLine(in);
+            byte[] line = lines.next(MAX_INPUT_BYTES, tooLong);
             if (line == null) {
                 return 0;
             }
-            if (line.length == 0) {
+            if (line == tooLong) {
+                log.println("conform adapter: skipping a line longer than " + MAX_INPUT_BYTES + " bytes");
+                continue;
+            }
+            if (isBlank(line)) {
                 continue;
             }
             Object parsed;
@@ -232,38 +237,64 @@ public final class Adapter {
         stdout.flush();
     }
 
-    /**
-     * The next line of {@code in} without its {@code \n} (and a trailing {@code \r}), empty for a
-     * blank or over-long line, or null at the end of the input.
-     */
-    private byte[] readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        boolean tooLong = false;
-        int b;
-        while ((b = in.read()) != -1 && b != '\n') {
-            if (line.size() < MAX_INPUT_BYTES) {
-                line.write(b);
-            } else {
-                tooLong = true;
+    /** Splits an input stream into lines, scanning a buffer rather than reading byte by byte. */
+    static final class LineReader {
+        private final InputStream in;
+        private final byte[] buffer = new byte[1 << 16];
+        private int start;
+        private int end;
+
+        LineReader(InputStream in) {
+            this.in = in;
+        }
+
+        /**
+         * The next line without its {@code \n} (and a trailing {@code \r}), or null at the end of the
+         * input; a line longer than {@code limit} bytes is dropped whole and read as {@code tooLong}.
+         */
+        byte[] next(int limit, byte[] tooLong) throws IOException {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            boolean dropped = false;
+            while (true) {
+                if (start == end) {
+                    end = in.read(buffer);
+                    start = 0;
+                    if (end <= 0) {
+                        end = 0;
+                        if (line.size() == 0 && !dropped) {
+                            return null;
+                        }
+                        break;
+                    }
+                }
+                int newline = start;
+                while (newline < end && buffer[newline] != '\n') {
+                    newline++;
+                }
+                int take = Math.min(newline - start, Math.max(0, limit - line.size()));
+                line.write(buffer, start, take);
+                dropped |= take < newline - start;
+                boolean found = newline < end;
+                start = found ? newline + 1 : end;
+                if (found) {
+                    break;
+                }
+            }
+            if (dropped) {
+                return tooLong;
+            }
+            byte[] bytes = line.toByteArray();
+            return bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? Arrays.copyOf(bytes, bytes.length - 1) : bytes;
+        }
+    }
+
+    private static boolean isBlank(byte[] line) {
+        for (byte b : line) {
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
             }
         }
-        if (b == -1 && line.size() == 0) {
-            return null;
-        }
-        if (tooLong) {
-            log.println("conform adapter: skipping a line longer than " + MAX_INPUT_BYTES + " bytes");
-            return new byte[0];
-        }
-        byte[] bytes = line.toByteArray();
-        int end = bytes.length;
-        if (end > 0 && bytes[end - 1] == '\r') {
-            end--;
-        }
-        boolean blank = true;
-        for (int i = 0; i < end && blank; i++) {
-            blank = bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\r';
-        }
-        return blank ? new byte[0] : java.util.Arrays.copyOf(bytes, end);
+        return true;
     }
 
     private static boolean isInteger(Object value) {

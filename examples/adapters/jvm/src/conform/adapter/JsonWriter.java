@@ -56,26 +56,24 @@ public final class JsonWriter {
         return writer.out.toString();
     }
 
-    /** An array or object being written: what is left of it, and the pointer of the container. */
+    /** An array or object being written: what is left of it, and the member being written. */
     private static final class Open {
         final Iterator<?> items; // the members of an array, or the keys of an object
         final Map<?, ?> object; // null for an array
-        final String pointer;
-        int index;
+        int index; // members started so far
+        String key; // of an object: the key of the member being written
 
-        Open(Iterator<?> items, Map<?, ?> object, String pointer) {
+        Open(Iterator<?> items, Map<?, ?> object) {
             this.items = items;
             this.object = object;
-            this.pointer = pointer;
         }
     }
 
     private void value(Object root) throws JsonException {
         Deque<Open> open = new ArrayDeque<>();
         Object value = root;
-        String pointer = "";
         while (true) {
-            Open opened = scalarOrOpen(value, pointer, open.size());
+            Open opened = scalarOrOpen(value, open);
             if (opened != null) {
                 open.push(opened);
             }
@@ -101,11 +99,10 @@ public final class JsonWriter {
             newline(open.size());
             Object item = top.items.next();
             if (top.object == null) {
-                pointer = top.pointer + "/" + top.index;
                 value = item;
             } else {
                 String key = (String) item;
-                pointer = top.pointer + "/" + key.replace("~", "~0").replace("/", "~1");
+                top.key = key;
                 string(key);
                 out.append(indent > 0 ? ": " : ":");
                 value = top.object.get(key);
@@ -115,7 +112,7 @@ public final class JsonWriter {
     }
 
     /** Writes a scalar; for an array or object writes its opening bracket and returns it. */
-    private Open scalarOrOpen(Object value, String pointer, int depth) throws JsonException {
+    private Open scalarOrOpen(Object value, Deque<Open> open) throws JsonException {
         if (value == null) {
             out.append("null");
         } else if (value instanceof Boolean) {
@@ -126,10 +123,10 @@ public final class JsonWriter {
         } else if (value instanceof CharSequence || value instanceof Character) {
             string(value.toString());
         } else if (value instanceof Map || value instanceof Iterable || value instanceof Object[]) {
-            if (depth == JsonReader.MAX_DEPTH) {
+            if (open.size() == JsonReader.MAX_DEPTH) {
                 throw new JsonException(
                         "nesting deeper than " + JsonReader.MAX_DEPTH + " levels (does a value contain itself?)",
-                        pointer);
+                        pointer(open));
             }
             if (value instanceof Map) {
                 Map<?, ?> map = (Map<?, ?>) value;
@@ -138,20 +135,35 @@ public final class JsonWriter {
                     if (!(key instanceof String)) {
                         throw new JsonException(
                                 "object keys must be strings, found " + (key == null ? "null" : key.getClass().getName()),
-                                pointer);
+                                pointer(open));
                     }
                     keys.add((String) key);
                 }
                 out.append('{');
-                return new Open(order.arrange(keys).iterator(), map, pointer);
+                return new Open(order.arrange(keys).iterator(), map);
             }
             Iterable<?> items = value instanceof Iterable ? (Iterable<?>) value : Arrays.asList((Object[]) value);
             out.append('[');
-            return new Open(items.iterator(), null, pointer);
+            return new Open(items.iterator(), null);
         } else {
-            throw new JsonException("a " + value.getClass().getName() + " is not a JSON value", pointer);
+            throw new JsonException("a " + value.getClass().getName() + " is not a JSON value", pointer(open));
         }
         return null;
+    }
+
+    /** The JSON pointer of the value being written (built only for an error message). */
+    private static String pointer(Deque<Open> open) {
+        StringBuilder pointer = new StringBuilder();
+        for (Iterator<Open> outermostFirst = open.descendingIterator(); outermostFirst.hasNext(); ) {
+            Open container = outermostFirst.next();
+            pointer.append('/');
+            if (container.object == null) {
+                pointer.append(container.index - 1);
+            } else {
+                pointer.append(container.key.replace("~", "~0").replace("/", "~1"));
+            }
+        }
+        return pointer.toString();
     }
 
     private void newline(int depth) {

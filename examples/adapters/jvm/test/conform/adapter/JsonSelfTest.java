@@ -107,6 +107,7 @@ public final class JsonSelfTest {
         depthAndErrors();
         writerRefusals();
         protocolLoop();
+        lineSplitting();
         out.println("json self-test: " + passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }
@@ -280,6 +281,26 @@ public final class JsonSelfTest {
         cycle.add(cycle);
         check("a list that contains itself", write(cycle).contains("nesting deeper than 10000 levels"), true);
         check("object arrays are arrays", write(new Object[] {"a", null, true}), "[\"a\",null,true]");
+    }
+
+    /** Lines across buffer boundaries, CRLF, a last line without newline, over-long lines dropped whole. */
+    private void lineSplitting() {
+        String big = "x".repeat(200_000);
+        String text = "a\r\n" + big + "\n" + "y".repeat(50) + "\nshort\n\nlast";
+        Adapter.LineReader lines = new Adapter.LineReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+        byte[] tooLong = new byte[0];
+        List<String> read = new ArrayList<>();
+        try {
+            for (byte[] line; (line = lines.next(100_000, tooLong)) != null; ) {
+                read.add(line == tooLong ? "(too long)" : new String(line, StandardCharsets.UTF_8));
+            }
+            check("line splitting", read, List.of("a", "(too long)", "y".repeat(50), "short", "", "last"));
+            Adapter.LineReader exact = new Adapter.LineReader(new ByteArrayInputStream((big + "\n").getBytes(StandardCharsets.UTF_8)));
+            check("a line of exactly the limit is read", exact.next(big.length(), tooLong).length, big.length());
+            check("then the end", exact.next(big.length(), tooLong), null);
+        } catch (IOException err) {
+            check("line splitting", err.toString(), "no exception");
+        }
     }
 
     /** The persistent loop and one-shot mode, driven through in-memory streams. */
