@@ -28,6 +28,12 @@ public final class Adapter {
     /** The protocol version this kit speaks. */
     public static final int PROTOCOL = 1;
 
+    /**
+     * Deepest nesting of a request line: a run request holds the input part one level down, so an
+     * input part as deep as {@link JsonReader#MAX_DEPTH} (conform's own limit) still reads.
+     */
+    static final int MAX_REQUEST_DEPTH = JsonReader.MAX_DEPTH + 1;
+
     /** Longest request line (persistent mode) or input (one-shot mode) read, in bytes: 64 MiB. */
     public static final int MAX_INPUT_BYTES = 64 << 20;
 
@@ -115,7 +121,7 @@ public final class Adapter {
             }
             Object parsed;
             try {
-                parsed = JsonReader.parse(line);
+                parsed = JsonReader.parse(line, MAX_REQUEST_DEPTH);
             } catch (JsonException err) {
                 log.println("conform adapter: skipping a line that is not JSON: " + err.getMessage());
                 continue;

@@ -35,14 +35,31 @@ public final class JsonReader {
     public static final int MAX_DEPTH = 10_000;
 
     private final String text;
+    private final int maxDepth;
     private int at;
 
-    private JsonReader(String text) {
+    private JsonReader(String text, int maxDepth) {
         this.text = text;
+        this.maxDepth = maxDepth;
     }
 
     /** Reads exactly one JSON value from UTF-8 bytes; malformed UTF-8 is an error. */
     public static Object parse(byte[] utf8) throws JsonException {
+        return parse(utf8, MAX_DEPTH);
+    }
+
+    /** Reads exactly one JSON value from {@code text}. */
+    public static Object parse(String text) throws JsonException {
+        return parse(text, MAX_DEPTH);
+    }
+
+    /** Reads exactly one JSON value from {@code text}, nested at most {@code maxDepth} levels. */
+    public static Object parse(String text, int maxDepth) throws JsonException {
+        return new JsonReader(text, maxDepth).document();
+    }
+
+    /** Reads one JSON value from UTF-8 bytes, nested at most {@code maxDepth} levels. */
+    public static Object parse(byte[] utf8, int maxDepth) throws JsonException {
         String text;
         try {
             text = StandardCharsets.UTF_8
@@ -54,12 +71,7 @@ public final class JsonReader {
         } catch (CharacterCodingException err) {
             throw new JsonException("the text is not UTF-8", 1, 1);
         }
-        return parse(text);
-    }
-
-    /** Reads exactly one JSON value from {@code text}. */
-    public static Object parse(String text) throws JsonException {
-        return new JsonReader(text).document();
+        return parse(text, maxDepth);
     }
 
     /** An array or object being read, and for an object the key whose value comes next. */
@@ -86,8 +98,8 @@ public final class JsonReader {
             Object value;
             char c = peek();
             if (c == '{' || c == '[') {
-                if (open.size() == MAX_DEPTH) {
-                    throw error("nesting deeper than " + MAX_DEPTH + " levels");
+                if (open.size() == maxDepth) {
+                    throw error("nesting deeper than " + maxDepth + " levels");
                 }
                 at++;
                 skipWhitespace();

@@ -27,6 +27,9 @@ import java.util.Map;
  * The last three modes let a test compare this kit's bytes with conform's own writer.
  */
 public final class JsonSelfTest {
+    /** Arrays nested as deep as the reader and writer allow. */
+    private static final String DEEPEST = "[".repeat(JsonReader.MAX_DEPTH) + "]".repeat(JsonReader.MAX_DEPTH);
+
     private int passed;
     private int failed;
 
@@ -254,8 +257,7 @@ public final class JsonSelfTest {
     }
 
     private void depthAndErrors() {
-        String deepest = "[".repeat(JsonReader.MAX_DEPTH) + "]".repeat(JsonReader.MAX_DEPTH);
-        check("10,000 levels read and write", roundTrip(deepest), deepest);
+        check("10,000 levels read and write", roundTrip(DEEPEST), DEEPEST);
         String deeperObjects = "{\"a\":".repeat(JsonReader.MAX_DEPTH) + "1" + "}".repeat(JsonReader.MAX_DEPTH);
         check("10,000 object levels", roundTrip(deeperObjects), deeperObjects);
         check("deeper is refused with a position",
@@ -306,6 +308,9 @@ public final class JsonSelfTest {
     /** The persistent loop and one-shot mode, driven through in-memory streams. */
     private void protocolLoop() {
         Decoder decoder = (suite, input, version) -> {
+            if (input instanceof List) {
+                return input;
+            }
             Map<?, ?> in = (Map<?, ?>) input;
             if (in.containsKey("skip")) {
                 throw new Skip("declined: " + in.get("skip"));
@@ -332,6 +337,7 @@ public final class JsonSelfTest {
                 + "{\"op\":\"run\",\"id\":3,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1,\"input\":{\"fail\":\"luck\"}}\n"
                 + "{\"op\":\"run\",\"id\":4,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1,\"input\":{\"object\":1}}\n"
                 + "{\"op\":\"run\",\"id\":5,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1}\n"
+                + "{\"op\":\"run\",\"id\":8,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1,\"input\":" + DEEPEST + "}\n"
                 + "{\"op\":\"run\",\"suite\":\"chat\"}\n"
                 + "{\"op\":\"bye\"}\n"
                 + "{\"op\":\"run\",\"id\":6,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1,\"input\":{}}\n";
@@ -343,7 +349,7 @@ public final class JsonSelfTest {
             check("persistent mode", err.toString(), "no exception");
         }
         String[] lines = stdout.toString(StandardCharsets.UTF_8).split("\n", -1);
-        check("persistent: one line per answer, none after bye", lines.length, 7);
+        check("persistent: one line per answer, none after bye", lines.length, 8);
         check("persistent: hello", lines[0],
                 "{\"op\":\"hello\",\"protocol\":1,\"implementation\":{\"name\":\"t\",\"version\":\"1\",\"language\":\"java\"},\"suites\":{\"chat\":[1]}}");
         check("persistent: output", lines[1],
@@ -354,7 +360,9 @@ public final class JsonSelfTest {
                 "{\"op\":\"result\",\"id\":4,\"error\":\"the output is not JSON: at the top level: a java.lang.Object is not a JSON value\"}");
         check("persistent: a request without input", lines[5],
                 "{\"op\":\"result\",\"id\":5,\"error\":\"the run request lacks suite, fixtureVersion or input\"}");
-        check("persistent: ends with a newline", lines[6], "");
+        check("persistent: an input part 10,000 levels deep", lines[6],
+                "{\"op\":\"result\",\"id\":8,\"output\":" + DEEPEST + "}");
+        check("persistent: ends with a newline", lines[7], "");
         String logged = log.toString(StandardCharsets.UTF_8);
         check("persistent: notes go to the log", logged.contains("skipping a line that is not JSON")
                 && logged.contains("not a JSON object") && logged.contains("without an integer id")
