@@ -1,0 +1,231 @@
+//! The documentation cannot drift from the tree: every relative link in the
+//! README, the manual (`docs/`) and the suite READMEs (`src/suites/*/`)
+//! reaches an existing file and heading, every project path quoted in them
+//! exists, the README stays a short front door that starts with the two
+//! commands a fresh machine runs first, and the redaction table lists every
+//! built-in rule.
+
+mod common;
+
+use common::root;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The two commands the README must open with, in this order.
+const FIRST_COMMANDS: [&str; 2] = ["cargo run --release -- run fixtures", "cargo test"];
+
+/// The README's line budget: the manual lives in `docs/`.
+const README_MAX_LINES: usize = 200;
+
+/// Top-level folders whose paths the docs may quote in code spans.
+const PROJECT_FOLDERS: [&str; 8] =
+    ["src/", "tests/", "benches/", "schemas/", "fixtures/", "examples/", "docs/", "fuzz/"];
+
+/// README.md, docs/*.md and src/suites/*/README.md, relative to the root.
+fn documentation_files() -> Vec<PathBuf> {
+    let mut files = vec![PathBuf::from("README.md")];
+    for (folder, keep) in [("docs", None), ("src/suites", Some("README.md"))] {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(root().join(folder))
+            .unwrap_or_else(|err| panic!("{folder}: {err}"))
+            .map(|entry| entry.unwrap().path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            let file = match keep {
+                Some(name) => entry.join(name),
+                None => entry,
+            };
+            if file.is_file() && file.extension().is_some_and(|e| e == "md") {
+                files.push(file.strip_prefix(root()).unwrap().to_path_buf());
+            }
+        }
+    }
+    files
+}
+
+fn read(relative: &Path) -> String {
+    std::fs::read_to_string(root().join(relative)).unwrap_or_else(|err| panic!("{}: {err}", relative.display()))
+}
+
+/// The lines of `text` outside fenced code blocks, with their 1-based
+/// numbers.
+fn prose_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut in_fence = false;
+    let mut lines = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if !in_fence {
+            lines.push((index + 1, line));
+        }
+    }
+    lines
+}
+
+/// The targets of the inline links `[text](target)` on a line.
+fn link_targets(line: &str) -> Vec<&str> {
+    let mut targets = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("](") {
+        let after = &rest[start + 2..];
+        match after.find(')') {
+            Some(end) => {
+                targets.push(&after[..end]);
+                rest = &after[end..];
+            }
+            None => break,
+        }
+    }
+    targets
+}
+
+/// The code spans (`` `…` ``) on a line.
+fn code_spans(line: &str) -> Vec<&str> {
+    line.split('`').skip(1).step_by(2).collect()
+}
+
+/// GitHub's heading anchor: lowercase, spaces to `-`, punctuation other than
+/// `-` and `_` dropped (code-span backticks included).
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every anchor a Markdown file defines through its headings (repeated
+/// headings get `-1`, `-2`, … as on GitHub).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (_, line) in prose_lines(text) {
+        let hashes = line.chars().take_while(|&c| c == '#').count();
+        if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
+            let base = anchor_of(&line[hashes + 1..]);
+            let mut anchor = base.clone();
+            let mut n = 0;
+            while found.contains(&anchor) {
+                n += 1;
+                anchor = format!("{base}-{n}");
+            }
+            found.insert(anchor);
+        }
+    }
+    found
+}
+
+/// Why a relative link from `file` to `target` is broken, if it is.
+fn broken_link(file: &Path, target: &str) -> Option<String> {
+    if target.contains("://") || target.starts_with("mailto:") {
+        return None;
+    }
+    let (path, anchor) = match target.split_once('#') {
+        Some((path, anchor)) => (path, Some(anchor)),
+        None => (target, None),
+    };
+    let resolved = if path.is_empty() { file.to_path_buf() } else { file.parent().unwrap().join(path) };
+    let absolute = root().join(&resolved);
+    if !absolute.exists() {
+        return Some(format!("{} does not exist", resolved.display()));
+    }
+    let anchor = anchor?;
+    if absolute.extension().is_none_or(|e| e != "md") {
+        return Some(format!("an anchor into {}, which is not Markdown", resolved.display()));
+    }
+    let defined = anchors(&std::fs::read_to_string(&absolute).unwrap());
+    (!defined.contains(anchor)).then(|| format!("{} has no heading #{anchor}", resolved.display()))
+}
+
+#[test]
+fn every_relative_link_reaches_an_existing_file_and_heading() {
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for file in documentation_files() {
+        let text = read(&file);
+        for (number, line) in prose_lines(&text) {
+            for target in link_targets(line) {
+                checked += 1;
+                if let Some(why) = broken_link(&file, target) {
+                    broken.push(format!("{}:{number}: ({target}): {why}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} links found: is the link scanner broken?");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn every_project_path_the_docs_quote_exists() {
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for file in documentation_files() {
+        let text = read(&file);
+        for (number, line) in prose_lines(&text) {
+            for span in code_spans(line) {
+                let is_path = PROJECT_FOLDERS.iter().any(|folder| span.starts_with(folder))
+                    && span.chars().all(|c| c.is_ascii_alphanumeric() || "_-./".contains(c));
+                checked += usize::from(is_path);
+                if is_path && !root().join(span).exists() {
+                    missing.push(format!("{}:{number}: `{span}`", file.display()));
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} paths found: is the path scanner broken?");
+    assert!(missing.is_empty(), "paths that do not exist:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn the_readme_is_a_short_front_door_that_starts_with_the_two_commands() {
+    let readme = read(Path::new("README.md"));
+    let lines = readme.lines().count();
+    assert!(lines < README_MAX_LINES, "README.md has {lines} lines; the manual belongs in docs/");
+    let mut body = readme.lines().skip_while(|line| line.starts_with('#') || line.trim().is_empty());
+    assert_eq!(body.next(), Some("```sh"), "README.md must open with a shell block");
+    for expected in FIRST_COMMANDS {
+        let line = body.next().unwrap_or_default();
+        let command = line.split(" #").next().unwrap_or_default().trim();
+        assert_eq!(command, expected, "README.md's first commands, in order");
+    }
+}
+
+#[test]
+fn the_anchor_rules_match_github() {
+    assert_eq!(anchor_of("Importers (capture → suite inputs)"), "importers-capture--suite-inputs");
+    assert_eq!(anchor_of("Classification of `user` frames"), "classification-of-user-frames");
+    assert_eq!(anchor_of("conform adapter and check-adapter"), "conform-adapter-and-check-adapter");
+    let repeated = anchors("# A\n## Rules\n```\n# not a heading\n```\n## Rules\n");
+    assert_eq!(repeated, BTreeSet::from(["a".to_owned(), "rules".to_owned(), "rules-1".to_owned()]));
+    assert_eq!(link_targets("see [a](x.md#b) and [`c`](../d/)"), ["x.md#b", "../d/"]);
+}
+
+/// The capture page's redaction table lists every built-in rule with its
+/// placeholder label, in priority order.
+#[test]
+fn the_redaction_table_matches_the_rules() {
+    use conform::redact::rules::BUILTIN_RULES;
+    let page = read(Path::new("docs/captures.md"));
+    let rows: Vec<(String, String)> = page
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let id = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            let label = cells.get(2)?.strip_prefix('`')?.strip_suffix('`')?;
+            (label.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c == 'N'))
+                .then(|| (id.to_owned(), label.to_owned()))
+        })
+        .collect();
+    let listed: Vec<(String, String)> =
+        BUILTIN_RULES.iter().map(|rule| (rule.id.to_owned(), rule.label.to_owned())).collect();
+    let in_table: Vec<(String, String)> = rows.iter().filter(|row| listed.contains(row)).cloned().collect();
+    assert_eq!(in_table, listed, "docs/captures.md rows (rule, label) in priority order");
+    assert!(rows.iter().any(|(id, label)| id == conform::redact::SECRET_MEMBER_RULE && label == "SECRET"));
+}
