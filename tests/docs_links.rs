@@ -2,7 +2,8 @@
 //! README, the manual (`docs/`) and the suite READMEs (`src/suites/*/`)
 //! reaches an existing file and heading, every project path quoted in them
 //! exists, the README stays a short front door that starts with the two
-//! commands a fresh machine runs first, and the redaction table lists every
+//! commands a fresh machine runs first, the examples of the suite READMEs
+//! are what the references give, and the redaction table lists every
 //! built-in rule.
 
 mod common;
@@ -197,6 +198,61 @@ fn the_readme_is_a_short_front_door_that_starts_with_the_two_commands() {
     }
 }
 
+/// The cells of a Markdown table row (`|` escaped as `\|` stays in its cell,
+/// unescaped).
+fn table_cells(line: &str) -> Option<Vec<String>> {
+    let inner = line.trim().strip_prefix('|')?.strip_suffix('|')?;
+    let mut cells = vec![String::new()];
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'|') => cells.last_mut().unwrap().push(chars.next().unwrap()),
+            '|' => cells.push(String::new()),
+            c => cells.last_mut().unwrap().push(c),
+        }
+    }
+    Some(cells.into_iter().map(|cell| cell.trim().to_owned()).collect())
+}
+
+/// A cell holding one code span with a JSON value.
+fn json_cell(cell: &str) -> Option<serde_json::Value> {
+    let span = cell.strip_prefix('`')?.strip_suffix('`')?;
+    serde_json::from_str(span).ok()
+}
+
+/// Every row of a table under an `Examples` heading of a suite README whose
+/// first two cells are JSON (an input part and its expected part) is what
+/// the suite's reference gives for that input.
+#[test]
+fn every_example_row_of_a_suite_readme_is_what_the_reference_gives() {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for suite in conform::suites::all() {
+        let readme = PathBuf::from("src/suites").join(suite.name().replace('-', "_")).join("README.md");
+        let (Ok(text), Some(reference)) = (std::fs::read_to_string(root().join(&readme)), suite.reference()) else {
+            continue;
+        };
+        let mut in_examples = false;
+        for (number, line) in prose_lines(&text) {
+            if line.starts_with('#') {
+                in_examples = line.contains("Examples");
+                continue;
+            }
+            let Some(cells) = table_cells(line).filter(|_| in_examples) else { continue };
+            let (Some(input), Some(expected)) = (json_cell(&cells[0]), cells.get(1).and_then(|c| json_cell(c))) else {
+                continue;
+            };
+            checked += 1;
+            let actual = conform::suite::call_reference(reference, &input, &mut conform::suite::NoTrace);
+            if actual.as_ref() != Ok(&expected) {
+                problems.push(format!("{}:{number}: the reference gives {actual:?}", readme.display()));
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} example rows found: is the table scanner broken?");
+    assert!(problems.is_empty(), "examples that do not hold:\n{}", problems.join("\n"));
+}
+
 #[test]
 fn the_anchor_rules_match_github() {
     assert_eq!(anchor_of("Importers (capture → suite inputs)"), "importers-capture--suite-inputs");
@@ -205,6 +261,7 @@ fn the_anchor_rules_match_github() {
     let repeated = anchors("# A\n## Rules\n```\n# not a heading\n```\n## Rules\n");
     assert_eq!(repeated, BTreeSet::from(["a".to_owned(), "rules".to_owned(), "rules-1".to_owned()]));
     assert_eq!(link_targets("see [a](x.md#b) and [`c`](../d/)"), ["x.md#b", "../d/"]);
+    assert_eq!(table_cells(r"| `a \| b` | c |"), Some(vec!["`a | b`".to_owned(), "c".to_owned()]));
 }
 
 /// The capture page's redaction table lists every built-in rule with its
