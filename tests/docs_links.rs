@@ -253,6 +253,61 @@ fn every_example_row_of_a_suite_readme_is_what_the_reference_gives() {
     assert!(problems.is_empty(), "examples that do not hold:\n{}", problems.join("\n"));
 }
 
+/// Every string value of a member named `ignored` anywhere in `value`.
+fn ignore_reasons<'v>(value: &'v serde_json::Value, out: &mut BTreeSet<&'v str>) {
+    match value {
+        serde_json::Value::Object(object) => {
+            for (key, member) in object {
+                match member {
+                    serde_json::Value::String(reason) if key == "ignored" => {
+                        out.insert(reason);
+                    }
+                    other => ignore_reasons(other, out),
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|item| ignore_reasons(item, out)),
+        _ => {}
+    }
+}
+
+/// The reasons of ignored items are part of the expected output and compared
+/// exactly, so a suite's README must state each one its fixtures pin (a
+/// parser message inside `the line is not JSON (…)` is the parser's, and only
+/// the sentence around it is looked for).
+#[test]
+fn every_ignore_reason_the_fixtures_pin_is_in_the_suite_readme() {
+    let collapse = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for suite in conform::suites::all() {
+        let folder = root().join("fixtures").join(suite.name());
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        let documents: Vec<serde_json::Value> = entries
+            .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+            .map(|text| serde_json::from_str(&text).unwrap())
+            .collect();
+        let mut reasons = BTreeSet::new();
+        for document in &documents {
+            ignore_reasons(document.get("expected").unwrap_or(document), &mut reasons);
+        }
+        if reasons.is_empty() {
+            continue;
+        }
+        let readme = PathBuf::from("src/suites").join(suite.name().replace('-', "_")).join("README.md");
+        let text = collapse(&std::fs::read_to_string(root().join(&readme)).unwrap_or_default());
+        for reason in reasons {
+            checked += 1;
+            let stated = reason.split_once(" (line ").map_or(reason, |(sentence, _)| sentence);
+            if !text.contains(&collapse(stated)) {
+                missing.push(format!("{}: {stated:?}", readme.display()));
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} reasons found: is the fixture scan broken?");
+    assert!(missing.is_empty(), "ignore reasons the READMEs do not state:\n{}", missing.join("\n"));
+}
+
 #[test]
 fn the_anchor_rules_match_github() {
     assert_eq!(anchor_of("Importers (capture → suite inputs)"), "importers-capture--suite-inputs");
