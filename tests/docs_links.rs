@@ -2,9 +2,10 @@
 //! README, the manual (`docs/`) and the suite READMEs (`src/suites/*/`)
 //! reaches an existing file and heading, every project path quoted in them
 //! exists, the README stays a short front door that starts with the two
-//! commands a fresh machine runs first, the examples of the suite READMEs
-//! are what the references give, and the redaction table lists every
-//! built-in rule.
+//! commands a fresh machine runs first, every suite's README names each
+//! rule id its reference lists and every ignore reason its fixtures pin, the
+//! examples of the suite READMEs are what the references give, and the
+//! redaction table lists every built-in rule.
 
 mod common;
 
@@ -306,6 +307,25 @@ fn every_ignore_reason_the_fixtures_pin_is_in_the_suite_readme() {
     }
     assert!(checked > 50, "only {checked} reasons found: is the fixture scan broken?");
     assert!(missing.is_empty(), "ignore reasons the READMEs do not state:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn every_suite_readme_names_each_rule_id_of_its_reference() {
+    let mut problems = Vec::new();
+    for suite in conform::suites::all() {
+        let readme = PathBuf::from("src/suites").join(suite.name().replace('-', "_")).join("README.md");
+        let Ok(text) = std::fs::read_to_string(root().join(&readme)) else {
+            problems.push(format!("{}: no README at {}", suite.name(), readme.display()));
+            continue;
+        };
+        let named: BTreeSet<&str> = text.lines().flat_map(code_spans).collect();
+        for rule in suite.rules() {
+            if !named.contains(rule) {
+                problems.push(format!("{}: `{rule}` is not named in {}", suite.name(), readme.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
