@@ -38,7 +38,7 @@ pub struct ImplementationArgs {
 #[command(next_help_heading = "Implementation")]
 pub struct ExternalArgs {
     /// An external implementation: COMMAND (split into words like a POSIX shell, no shell) speaks the conform
-    /// protocol v1 on stdin/stdout (see the README's "External implementations").
+    /// protocol v1 on stdin/stdout (see docs/external-implementations.md).
     #[arg(long = "impl-cmd", value_name = "COMMAND")]
     pub impl_cmd: Option<String>,
     /// Run --impl-cmd once per case instead: the input on stdin, the output JSON on stdout.
