@@ -11,7 +11,7 @@
 //! 101 after 3 cases" and "exit status 134 after 9 cases" land together.
 
 use super::model::{CaseReport, Tally, Verdict};
-use crate::baseline::BaselineSummary;
+use super::baseline_summary::BaselineSummary;
 use crate::compare::DifferenceKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

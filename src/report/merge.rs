@@ -8,7 +8,7 @@
 //! merged run cannot pass as complete.
 
 use super::model::{Partition, RunReport};
-use crate::baseline::{BaselineSummary, EntryOutcome, EntryStatus};
+use super::baseline_summary::{BaselineSummary, EntryOutcome, EntryStatus};
 use crate::fixture::Notice;
 use std::collections::{BTreeSet, HashMap};
 use thiserror::Error;

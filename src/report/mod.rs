@@ -3,6 +3,7 @@
 //! Every writer is a pure function of the report that writes to an injected
 //! `io::Write`, so tests can capture output and the CLI decides where it goes.
 
+mod baseline_summary;
 pub mod cluster;
 mod html;
 mod html_json;
@@ -15,6 +16,7 @@ mod palette;
 mod pretty;
 mod read;
 
+pub use baseline_summary::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 pub use cluster::{Cluster, Signature};
 pub use html::{write_html, write_html_matrix};
 pub use json::{REPORT_SCHEMA, write_json};

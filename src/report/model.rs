@@ -4,7 +4,7 @@
 //! deserializes too: report diffs, baselines and merges read it back.
 
 use super::cluster::{Cluster, cluster};
-use crate::baseline::BaselineSummary;
+use super::baseline_summary::BaselineSummary;
 use crate::compare::{DiffHunk, Difference, DifferenceKind};
 use crate::error::exit_code;
 use crate::fixture::Notice;
