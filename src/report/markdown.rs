@@ -2,6 +2,7 @@
 //! per suite and each non-passing case in a collapsible block.
 
 use super::cluster::headline;
+use super::escape::escape_html as html_escape;
 use super::model::{RunReport, Tally, Verdict};
 use crate::compare::render_plain;
 use std::io;
@@ -176,10 +177,6 @@ fn tail(text: &str, max_chars: usize) -> String {
         return text.to_owned();
     }
     format!("…{}", text.chars().skip(count - max_chars).collect::<String>())
-}
-
-pub(crate) fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Inline text: HTML-escaped and with Markdown emphasis characters neutralized.

@@ -5,6 +5,7 @@
 
 mod baseline_summary;
 pub mod cluster;
+mod escape;
 mod html;
 mod html_json;
 mod json;
@@ -22,7 +23,8 @@ pub use html::{write_html, write_html_matrix};
 pub use json::{REPORT_SCHEMA, write_json};
 pub use junit::write_junit;
 pub use markdown::write_markdown;
-pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced, html_escape as markdown_html};
+pub use escape::escape_html;
+pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced};
 pub use merge::{MergeError, merge};
 pub use model::{
     CaseReport, Counts, DifferenceReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport,

@@ -2,7 +2,7 @@
 //! JSON. Like the report writers, each writes to an injected `io::Write`.
 
 use super::{CaseChange, CaseOnlyIn, CaseState, ReportDiff};
-use crate::report::{Palette, markdown_fenced, markdown_html, markdown_inline};
+use crate::report::{Palette, escape_html, markdown_fenced, markdown_inline};
 use std::io;
 
 /// Differences listed per regression; the rest are counted.
@@ -129,10 +129,10 @@ pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Re
     }
     md.push_str(&format!(
         "\nold: <code>{}</code> ({}) · new: <code>{}</code> ({})\n\n",
-        markdown_html(&diff.old.path),
-        markdown_html(&diff.old.implementation),
-        markdown_html(&diff.new.path),
-        markdown_html(&diff.new.implementation)
+        escape_html(&diff.old.path),
+        escape_html(&diff.old.implementation),
+        escape_html(&diff.new.path),
+        escape_html(&diff.new.implementation)
     ));
 
     let first_difference = |state: &CaseState| markdown_inline(evidence(state).first().map_or("", String::as_str));
@@ -142,7 +142,7 @@ pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Re
     for change in diff.regressions.iter().filter(|c| evidence(&c.new).len() > 1) {
         md.push_str(&format!(
             "<details><summary>all differences of <code>{}</code></summary>\n\n{}\n</details>\n\n",
-            markdown_html(&change.id),
+            escape_html(&change.id),
             markdown_fenced("text", &evidence(&change.new).join("\n"))
         ));
     }
@@ -162,7 +162,7 @@ pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Re
         }
         md.push_str(&format!("#### {title} ({})\n\n", cases.len()));
         for case in cases {
-            md.push_str(&format!("- <code>{}</code> ({})\n", markdown_html(&case.id), case.verdict));
+            md.push_str(&format!("- <code>{}</code> ({})\n", escape_html(&case.id), case.verdict));
         }
         md.push('\n');
     }
@@ -187,7 +187,7 @@ fn changes_table(
     md.push_str(&"---|".repeat(columns.len()));
     md.push('\n');
     for change in changes {
-        md.push_str(&format!("| <code>{}</code> | {} |\n", markdown_html(&change.id), row(change)));
+        md.push_str(&format!("| <code>{}</code> | {} |\n", escape_html(&change.id), row(change)));
     }
     md.push('\n');
 }

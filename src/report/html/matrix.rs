@@ -2,7 +2,7 @@
 //! counts, their suites and every case side by side, one function per
 //! section.
 
-use super::super::html_json::escape;
+use super::super::escape::escape_html as escape;
 use super::super::model::{CaseReport, Counts, RunReport, Tally, Verdict};
 use super::{bar, close_page, filters, open_page};
 use std::fmt::Write as _;

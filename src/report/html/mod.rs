@@ -21,7 +21,7 @@ mod run;
 pub use matrix::write_html_matrix;
 pub use run::write_html;
 
-use super::html_json::escape;
+use super::escape::escape_html as escape;
 use super::model::{Counts, Tally, Verdict};
 use std::fmt::Write as _;
 
