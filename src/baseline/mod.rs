@@ -13,7 +13,7 @@ mod apply;
 mod file;
 mod write;
 
+pub use crate::report::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 pub use apply::{KnownFixtures, apply};
 pub use file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, BaselineError, Entry};
-pub use crate::report::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 pub use write::{WrittenBaseline, write_baseline};

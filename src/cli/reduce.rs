@@ -92,7 +92,7 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     let (items_before, items_after) = reduction.items;
     let (bytes_before, bytes_after) = reduction.bytes;
     println!("reduced {} against {} ({} runs)", fixture.id, info.name, reduction.tests);
-    println!("  failure: {}", reduction.signature);
+    println!("  failure: {}", reduction.failure);
     println!(
         "  {list}: {items_before} → {items_after} ({} removed); input bytes: {bytes_before} → {bytes_after} ({} removed)",
         items_before - items_after,
@@ -109,7 +109,7 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     let description = format!(
         "Reduced by conform reduce from {} against {}: {list} {items_before} → {items_after}, input {bytes_before} → \
          {bytes_after} bytes, same failure ({}). Expected part: {expectation}.",
-        fixture.id, info.name, reduction.signature
+        fixture.id, info.name, reduction.failure
     );
     let original = fixture.document.as_ref().context("the fixture document is missing")?;
     let document =

@@ -10,50 +10,14 @@
 //! of the message with numbers and quoted text blanked out, so "exit status
 //! 101 after 3 cases" and "exit status 134 after 9 cases" land together.
 
-use super::model::{CaseReport, Tally, Verdict};
 use super::baseline_summary::BaselineSummary;
-use crate::compare::DifferenceKind;
+use super::model::{CaseReport, Tally, Verdict};
+use super::signature::Signature;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// Longest message class kept, in characters.
 const MAX_CLASS_CHARS: usize = 120;
-
-/// What the cases of a cluster have in common.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(tag = "by", rename_all = "kebab-case")]
-pub enum Signature {
-    /// The same kind of difference at the same pointer pattern.
-    Difference {
-        /// JSON pointer with array indices replaced by `*`.
-        pattern: String,
-        /// What differs there.
-        kind: DifferenceKind,
-    },
-    /// The same verdict with the same message class.
-    Verdict {
-        /// The verdict the implementation earned (for known failures, the
-        /// verdict the baseline expected).
-        verdict: Verdict,
-        /// The normalized first line of the message.
-        message_class: String,
-    },
-}
-
-impl Signature {
-    /// One line for humans: `/blocks/*/tool/state value-changed` or
-    /// `crash: exit status N`.
-    pub fn label(&self) -> String {
-        match self {
-            Signature::Difference { pattern, kind } => {
-                let pattern = if pattern.is_empty() { "(whole output)" } else { pattern };
-                format!("{pattern} {kind}")
-            }
-            Signature::Verdict { verdict, message_class } if message_class.is_empty() => verdict.to_string(),
-            Signature::Verdict { verdict, message_class } => format!("{verdict}: {message_class}"),
-        }
-    }
-}
 
 /// Cases that share one signature.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,7 +115,7 @@ fn signatures(case: &CaseReport, baseline: Option<&BaselineSummary>) -> Vec<Sign
             .differences
             .iter()
             .filter(|d| seen.insert((d.pattern.clone(), d.kind)))
-            .map(|d| Signature::Difference { pattern: d.pattern.clone(), kind: d.kind })
+            .map(|d| Signature::difference(&d.pattern, d.kind))
             .collect();
     }
     let verdict = match case.verdict {
@@ -221,6 +185,7 @@ pub fn message_class(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::DifferenceKind;
     use crate::report::DifferenceReport;
 
     fn case(id: &str, verdict: Verdict, message: &str, patterns: &[(&str, DifferenceKind)]) -> CaseReport {

@@ -16,14 +16,15 @@ mod model;
 mod palette;
 mod pretty;
 mod read;
+mod signature;
 
 pub use baseline_summary::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
-pub use cluster::{Cluster, Signature};
+pub use cluster::Cluster;
+pub use escape::escape_html;
 pub use html::{write_html, write_html_matrix};
 pub use json::{REPORT_SCHEMA, write_json};
 pub use junit::write_junit;
 pub use markdown::write_markdown;
-pub use escape::escape_html;
 pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced};
 pub use merge::{MergeError, merge};
 pub use model::{
@@ -33,6 +34,7 @@ pub use model::{
 pub use palette::Palette;
 pub use pretty::{PrettyOptions, write_pretty};
 pub use read::{ReportReadError, parse_report, read_report};
+pub use signature::Signature;
 
 use std::io;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,8 @@
 //! It is also the JSON report's schema (`schemas/report.schema.json`), so it
 //! deserializes too: report diffs, baselines and merges read it back.
 
-use super::cluster::{Cluster, cluster};
 use super::baseline_summary::BaselineSummary;
+use super::cluster::{Cluster, cluster};
 use crate::compare::{DiffHunk, Difference, DifferenceKind};
 use crate::error::exit_code;
 use crate::fixture::Notice;

@@ -1,10 +1,11 @@
 //! The HTML report of one run: header, tiles, suites, notices, baseline,
 //! clusters and the case list, one function per section.
 
-use super::super::cluster::{Signature, headline};
+use super::super::cluster::headline;
 use super::super::escape::escape_html as escape;
 use super::super::html_json::{Side, render_diff, render_marked, render_plain_json};
 use super::super::model::{CaseReport, Counts, RunReport, Verdict};
+use super::super::signature::Signature;
 use super::{bar, close_page, filters, open_page};
 use crate::fixture::NoticeLevel;
 use std::fmt::Write as _;
