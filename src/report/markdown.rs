@@ -181,12 +181,17 @@ fn tail(text: &str, max_chars: usize) -> String {
 
 /// Inline text: HTML-escaped and with Markdown emphasis characters neutralized.
 pub(crate) fn escape_inline(text: &str) -> String {
+    // Character by character, so the backslashes never land inside an entity
+    // the HTML escaper wrote (`&#39;`).
     let mut out = String::with_capacity(text.len());
-    for c in html_escape(text).chars() {
+    let mut buffer = [0u8; 4];
+    for c in text.chars() {
         if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#') {
             out.push('\\');
+            out.push(c);
+        } else {
+            out.push_str(&html_escape(c.encode_utf8(&mut buffer)));
         }
-        out.push(c);
     }
     out
 }
