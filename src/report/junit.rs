@@ -98,3 +98,15 @@ mod tests {
         assert_eq!(xml_safe("a\u{1}b\u{1b}[31m\tc\u{ffff}"), "a\\u0001b\\u001b[31m\tc\\uffff");
     }
 }
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::sample;
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_junit(&sample::run(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+}

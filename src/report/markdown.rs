@@ -199,3 +199,15 @@ pub(crate) fn escape_inline(text: &str) -> String {
 fn escape_cell(text: &str) -> String {
     escape_inline(text)
 }
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::sample;
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_markdown(&sample::run(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+}

@@ -16,6 +16,8 @@ mod model;
 mod palette;
 mod pretty;
 mod read;
+#[cfg(test)]
+pub(crate) mod sample;
 mod signature;
 
 pub use baseline_summary::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};

@@ -174,3 +174,15 @@ fn write_baseline(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io
     }
     writeln!(out)
 }
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::sample;
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_pretty(&sample::run(), out, &PrettyOptions::default()));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+}

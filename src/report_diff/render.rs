@@ -197,3 +197,42 @@ pub fn write_json_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Result
     serde_json::to_writer_pretty(&mut *out, diff).map_err(io::Error::other)?;
     out.write_all(b"\n")
 }
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::{RunReport, Verdict, sample};
+    use crate::report_diff::diff_reports;
+
+    /// The sample run against an older one: two regressions, a fix, a
+    /// failure that changed, a removed and an added fixture.
+    fn sample_diff() -> ReportDiff {
+        let new = sample::run();
+        let mut old: RunReport = new.clone();
+        old.implementation.version = "2.3.0".to_owned();
+        for case in &mut old.cases {
+            match case.name.as_str() {
+                "tool-error-state" | "crashes" => *case = sample::case(&case.suite, &case.name, Verdict::Pass, None),
+                "throws" => case.message = Some("decoder threw: RangeError: invalid array length".to_owned()),
+                "fixed-gap" => case.verdict = Verdict::Xfail,
+                _ => {}
+            }
+        }
+        old.cases.retain(|case| case.name != "declined");
+        old.cases.push(sample::case("sse", "removed-later", Verdict::Pass, None));
+        old.recount();
+        diff_reports(&old, &new, "reports/main/conform-report.json", "reports/pr/conform-report.json")
+    }
+
+    #[test]
+    fn the_sample_diff_for_a_terminal() {
+        let text = sample::render(|out| write_pretty_diff(&sample_diff(), out, Palette::plain()));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    #[test]
+    fn the_sample_diff_in_markdown() {
+        let text = sample::render(|out| write_markdown_diff(&sample_diff(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+}

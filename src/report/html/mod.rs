@@ -105,3 +105,38 @@ fn filters(page: &mut String, present: &[Verdict], flags: &[(&str, &str, bool)])
     }
     page.push_str("<button type=\"button\" id=\"expand\">expand all</button><button type=\"button\" id=\"collapse\">collapse all</button><span id=\"shown\"></span></div>");
 }
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::sample;
+
+    /// The sample's redactions, and the style sheet and script (asset files,
+    /// not written by this module) left out.
+    fn settings() -> insta::Settings {
+        let mut settings = sample::redactions();
+        settings.add_filter(r"(?s)<style>.*?</style>", "<style>[report.css]</style>");
+        settings.add_filter(r"(?s)<script>.*?</script>", "<script>[report.js]</script>");
+        settings
+    }
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_html(&sample::run(), out)).replace("><", ">\n<");
+        settings().bind(|| insta::assert_snapshot!(text));
+    }
+
+    #[test]
+    fn the_sample_run_beside_a_reference_run() {
+        let mut reference = sample::run();
+        for case in &mut reference.cases {
+            *case = sample::case(&case.suite, &case.name, crate::report::Verdict::Pass, None);
+        }
+        reference.baseline = None;
+        reference.recount();
+        let labels = ["reference".to_owned(), "sample".to_owned()];
+        let text =
+            sample::render(|out| write_html_matrix(&[reference, sample::run()], &labels, out)).replace("><", ">\n<");
+        settings().bind(|| insta::assert_snapshot!(text));
+    }
+}
