@@ -9,7 +9,6 @@ use conform::implementation::subprocess::{
     CommandLine, OneShotImplementation, PersistentImplementation, SubprocessOptions, parse_duration, parse_size,
 };
 use conform::implementation::{Implementation, ReferenceImplementation};
-use conform::report::{RunReport, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -147,18 +146,6 @@ impl External {
             for note in persistent.notes() {
                 super::warning(note);
             }
-        }
-    }
-
-    /// Warns when nothing could be judged at all because the implementation
-    /// declared none of the selected suites and fixtureVersions.
-    pub fn warn_if_nothing_judged(&self, report: &RunReport) {
-        let unsupported = report.summary.count(Verdict::Unsupported);
-        if unsupported > 0 && unsupported == report.summary.total {
-            super::warning(
-                "every case is `unsupported`: the implementation's hello declares none of the selected suites and \
-                 fixtureVersions, so nothing was judged",
-            );
         }
     }
 }

@@ -30,6 +30,9 @@ pub struct RunArgs {
     /// Leave line diffs out of the terminal report.
     #[arg(long)]
     no_diff: bool,
+    /// Exit 0 even when no case was judged (every case skipped or unsupported).
+    #[arg(long)]
+    allow_no_judged: bool,
     /// Known-failures file (TOML): listed failures are xfail, listed passes xpass.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
@@ -80,7 +83,6 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let mut report = run(&selected.corpus, &selected.indexes, subject.implementation(), &options);
     if let Some(external) = subject.external() {
         external.print_notes();
-        external.warn_if_nothing_judged(&report);
     }
     if let Some(baseline) = &baseline {
         let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
@@ -101,6 +103,10 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     super::print_wrote(&write_files(&report, &formats, &args.out)?);
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);
+    }
+    if let Some(reason) = report.nothing_judged().filter(|_| !args.allow_no_judged) {
+        super::error(reason);
+        return Ok(report.exit_code().max(exit_code::FAILURES));
     }
     Ok(report.exit_code())
 }

@@ -401,6 +401,37 @@ impl RunReport {
         self.suites = suites;
     }
 
+    /// Why the run judged nothing, when every case was skipped or
+    /// unsupported (a misspelt suite in an adapter's hello, a one-suite
+    /// adapter on another suite's fixtures): one line for the terminal.
+    /// `None` when some case was judged, when there were no cases (an empty
+    /// shard), or when a baseline lists every one of those cases (the team
+    /// said so on purpose).
+    pub fn nothing_judged(&self) -> Option<String> {
+        let not_judged = self.summary.skipped;
+        if self.summary.total == 0 || not_judged < self.summary.total {
+            return None;
+        }
+        let listed = |id: &str| self.baseline.as_ref().is_some_and(|b| b.entry_of(id).is_some());
+        if self.cases.iter().all(|case| listed(&case.id)) {
+            return None;
+        }
+        let unsupported = self.summary.count(Verdict::Unsupported);
+        let why = if unsupported == not_judged {
+            "the implementation declares none of the selected suites and fixtureVersions"
+        } else if unsupported == 0 {
+            "the implementation skipped every case"
+        } else {
+            "the implementation skipped the cases it supports"
+        };
+        Some(format!(
+            "no case was judged: {} skipped, {unsupported} unsupported of {} ({why}); \
+             pass --allow-no-judged or list them in a baseline if that is intended",
+            not_judged - unsupported,
+            self.summary.total
+        ))
+    }
+
     /// The process exit code for this run: 2 when anything could not be
     /// judged (invalid fixtures, unsupported versions, corpus errors), else 1
     /// when anything failed or a baseline entry is stale or expired, else 0.
