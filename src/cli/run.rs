@@ -24,7 +24,7 @@ pub struct RunArgs {
     /// Parallel workers (0 = one per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     jobs: usize,
-    /// Also list passing cases.
+    /// List every case: passing ones too, and each skipped, unsupported or repeated failure (the terminal folds those).
     #[arg(long, short = 'v')]
     verbose: bool,
     /// Leave line diffs out of the terminal report.
