@@ -5,7 +5,7 @@ use super::selection::FixtureArgs;
 use clap::{Args, ValueEnum};
 use conform::baseline::{Baseline, KnownFixtures, apply};
 use conform::error::exit_code;
-use conform::report::{Format, Palette, PrettyOptions, write_files, write_pretty};
+use conform::report::{DEFAULT_MARKDOWN_LIMIT, Format, Palette, PrettyOptions, write_files, write_pretty};
 use conform::run::{RunOptions, parse_partition, run};
 use std::io::Write;
 use std::path::PathBuf;
@@ -33,6 +33,9 @@ pub struct RunArgs {
     /// Exit 0 even when no case was judged (every case skipped or unsupported).
     #[arg(long)]
     allow_no_judged: bool,
+    /// Most characters of the Markdown report (a GitHub comment holds 65,536): the summary, clusters and first failures stay whole, the rest one line each.
+    #[arg(long, value_name = "CHARS", default_value_t = DEFAULT_MARKDOWN_LIMIT)]
+    markdown_limit: usize,
     /// Known-failures file (TOML): listed failures are xfail, listed passes xpass.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
@@ -100,7 +103,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     } else {
         writeln!(stdout, "{}", report.summary.summary_line())?;
     }
-    super::print_wrote(&write_files(&report, &formats, &args.out)?);
+    super::print_wrote(&write_files(&report, &formats, &args.out, args.markdown_limit)?);
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);
     }

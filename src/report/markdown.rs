@@ -1,9 +1,10 @@
 //! Markdown for CI step summaries and pull-request comments: a summary table
 //! per suite and each non-passing case in a collapsible block.
 
+use super::budget::{Entry, MarkdownBudget, fit};
 use super::cluster::headline;
 use super::escape::escape_html as html_escape;
-use super::model::{RunReport, Tally, Verdict};
+use super::model::{CaseReport, RunReport, Tally, Verdict};
 use crate::compare::render_plain;
 use std::io;
 
@@ -16,8 +17,17 @@ const MAX_CLUSTERS: usize = 20;
 /// Example case ids listed per cluster.
 const MAX_CLUSTER_EXAMPLES: usize = 5;
 
-/// Writes the report as Markdown.
+/// Writes the report as Markdown within the default budget
+/// ([`DEFAULT_MARKDOWN_LIMIT`](super::DEFAULT_MARKDOWN_LIMIT) characters).
 pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    write_markdown_within(report, out, &MarkdownBudget::default())
+}
+
+/// Writes the report as Markdown of at most `budget.limit` characters: the
+/// summary, the clusters, the baseline and the notices whole, then the cases
+/// that did not pass, whole while they fit and one line each after that,
+/// with a note saying what was cut and where the full report is.
+pub fn write_markdown_within(report: &RunReport, out: &mut dyn io::Write, budget: &MarkdownBudget) -> io::Result<()> {
     let mut md = String::new();
     let status = if report.exit_code() == 0 { "✅" } else { "❌" };
     md.push_str(&format!("## {status} conform: {}\n\n", report.summary.summary_line()));
@@ -64,38 +74,54 @@ pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result
     if !failing.is_empty() {
         md.push_str("### Cases that did not pass\n\n");
     }
-    for case in failing {
-        let headline = case.message.as_deref().unwrap_or("");
-        md.push_str(&format!(
-            "<details><summary><code>{}</code> · <b>{}</b> · {}</summary>\n\n",
-            html_escape(&case.id),
-            case.verdict,
-            html_escape(&first_line(headline))
-        ));
-        md.push_str(&format!("File: `{}`\n\n", case.path.replace('`', "'")));
-        for problem in &case.problems {
-            md.push_str(&format!("- {}\n", escape_inline(problem)));
-        }
-        for difference in &case.differences {
-            md.push_str(&format!("- {}\n", escape_inline(&difference.message)));
-        }
-        if case.omitted_differences > 0 {
-            md.push_str(&format!("- … and {} more differences\n", case.omitted_differences));
-        }
-        if case.problems.is_empty() && case.differences.is_empty() && !headline.is_empty() {
-            md.push_str(&fenced("text", headline));
-        }
-        if !case.diff.is_empty() {
-            md.push('\n');
-            md.push_str(&fenced("diff", &diff_for_markdown(&case.diff)));
-        }
-        if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
-            md.push_str("\nstderr:\n\n");
-            md.push_str(&fenced("text", &tail(stderr, MAX_STDERR_CHARS)));
-        }
-        md.push_str("\n</details>\n\n");
+    let entries: Vec<Entry> =
+        failing.iter().map(|case| Entry { whole: case_block(case), line: case_line(case), counted: true }).collect();
+    out.write_all(fit(&md, &entries, "", budget, "cases").as_bytes())
+}
+
+/// A case that did not pass, in a collapsible block with its evidence.
+fn case_block(case: &CaseReport) -> String {
+    let mut md = String::new();
+    let headline = case.message.as_deref().unwrap_or("");
+    md.push_str(&format!(
+        "<details><summary><code>{}</code> · <b>{}</b> · {}</summary>\n\n",
+        html_escape(&case.id),
+        case.verdict,
+        html_escape(&first_line(headline))
+    ));
+    md.push_str(&format!("File: `{}`\n\n", case.path.replace('`', "'")));
+    for problem in &case.problems {
+        md.push_str(&format!("- {}\n", escape_inline(problem)));
     }
-    out.write_all(md.as_bytes())
+    for difference in &case.differences {
+        md.push_str(&format!("- {}\n", escape_inline(&difference.message)));
+    }
+    if case.omitted_differences > 0 {
+        md.push_str(&format!("- … and {} more differences\n", case.omitted_differences));
+    }
+    if case.problems.is_empty() && case.differences.is_empty() && !headline.is_empty() {
+        md.push_str(&fenced("text", headline));
+    }
+    if !case.diff.is_empty() {
+        md.push('\n');
+        md.push_str(&fenced("diff", &diff_for_markdown(&case.diff)));
+    }
+    if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
+        md.push_str("\nstderr:\n\n");
+        md.push_str(&fenced("text", &tail(stderr, MAX_STDERR_CHARS)));
+    }
+    md.push_str("\n</details>\n\n");
+    md
+}
+
+/// A case that did not pass, on one line (when the budget is spent).
+fn case_line(case: &CaseReport) -> String {
+    format!(
+        "- <code>{}</code> · <b>{}</b> · {}\n",
+        html_escape(&case.id),
+        case.verdict,
+        html_escape(&first_line(case.message.as_deref().unwrap_or("")))
+    )
 }
 
 /// `### 31 failures, 2 causes` and a table of the causes.
@@ -203,11 +229,53 @@ fn escape_cell(text: &str) -> String {
 #[cfg(test)]
 mod golden {
     use super::*;
+    use crate::report::MarkdownBudget;
     use crate::report::sample;
 
     #[test]
     fn the_sample_run() {
         let text = sample::render(|out| write_markdown(&sample::run(), out));
         sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    /// 500 failures with ordinary diffs: about 300 KB in full.
+    fn many_failures() -> RunReport {
+        let mut report = sample::run();
+        let input = serde_json::json!({"messages": []});
+        for i in 0..500 {
+            let expected = sample::tool_output("error");
+            let actual = sample::tool_output("completed");
+            report.cases.push(sample::failing("chat", &format!("many-{i:03}"), input.clone(), expected, actual));
+        }
+        report.recount();
+        report
+    }
+
+    #[test]
+    fn a_large_report_keeps_to_the_budget_and_says_what_it_cut() {
+        let report = many_failures();
+        let full = sample::render(|out| {
+            write_markdown_within(&report, out, &MarkdownBudget { limit: usize::MAX, full_report: None })
+        });
+        assert!(full.chars().count() > 200_000, "{}", full.len());
+        let budget = MarkdownBudget { limit: 60_000, full_report: Some("reports/conform-report.html".to_owned()) };
+        let md = sample::render(|out| write_markdown_within(&report, out, &budget));
+        assert!(md.chars().count() <= 60_000, "{}", md.chars().count());
+        assert!(md.starts_with("## ❌ conform: 501 passed") || md.starts_with("## ❌ conform: 1 passed"), "{md}");
+        assert!(md.contains("### 506 failures (1 known), 7 causes"), "the clusters stay whole");
+        assert!(md.contains("<details><summary><code>chat/tool-error-state</code>"), "the first failures stay whole");
+        let whole = md.matches("<details>").count();
+        let one_line = md.matches("\n- <code>chat/many-").count();
+        assert!(whole > 10 && one_line > 100, "{whole} whole, {one_line} on one line");
+        let cut = md.lines().find(|l| l.starts_with("> ✂️")).expect("a note says what was cut");
+        assert!(cut.contains("`--markdown-limit`") && cut.contains("` reports/conform-report.html `"), "{cut}");
+        assert!(cut.contains("cases on one line each"), "{cut}");
+    }
+
+    #[test]
+    fn the_default_budget_fits_a_github_comment() {
+        let md = sample::render(|out| write_markdown(&many_failures(), out));
+        assert!(md.chars().count() <= crate::report::DEFAULT_MARKDOWN_LIMIT);
+        const { assert!(crate::report::DEFAULT_MARKDOWN_LIMIT < 65_536) };
     }
 }

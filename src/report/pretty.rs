@@ -40,7 +40,7 @@ pub struct PrettyOptions {
 pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &PrettyOptions) -> io::Result<()> {
     let p = options.palette;
     let not_judged = groups(report, |case| case.verdict.tally() == Tally::Skipped, |case| case.suite.clone());
-    let repeated = groups(report, |case| folds(case), |_| String::new());
+    let repeated = groups(report, folds, |_| String::new());
     // Case blocks end with a blank line; one-line entries need one after them.
     let mut needs_blank_line = false;
     for (index, case) in report.cases.iter().enumerate() {

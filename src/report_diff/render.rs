@@ -2,7 +2,8 @@
 //! JSON. Like the report writers, each writes to an injected `io::Write`.
 
 use super::{CaseChange, CaseOnlyIn, CaseState, ReportDiff};
-use crate::report::{Palette, escape_html, markdown_fenced, markdown_inline};
+use crate::report::budget::{Entry, fit};
+use crate::report::{MarkdownBudget, Palette, escape_html, markdown_fenced, markdown_inline};
 use std::io;
 
 /// Differences listed per regression; the rest are counted.
@@ -114,8 +115,20 @@ fn evidence(state: &CaseState) -> Vec<String> {
     lines
 }
 
-/// Writes the diff as Markdown, ready to paste into a pull-request comment.
+/// Writes the diff as Markdown, ready to paste into a pull-request comment,
+/// within the default budget.
 pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Result<()> {
+    write_markdown_diff_within(diff, out, &MarkdownBudget::default())
+}
+
+/// Writes the diff as Markdown of at most `budget.limit` characters: the
+/// headline and counts whole, then the tables and the regressions' details
+/// while they fit, with a note saying what was cut.
+pub fn write_markdown_diff_within(
+    diff: &ReportDiff,
+    out: &mut dyn io::Write,
+    budget: &MarkdownBudget,
+) -> io::Result<()> {
     let mut md = String::new();
     let icon = if diff.regressions.is_empty() { "✅" } else { "❌" };
     md.push_str(&format!("### {icon} conform compare: {}\n\n", diff.headline()));
@@ -135,46 +148,49 @@ pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Re
         escape_html(&diff.new.implementation)
     ));
 
+    let mut entries = Vec::new();
     let first_difference = |state: &CaseState| markdown_inline(evidence(state).first().map_or("", String::as_str));
-    changes_table(&mut md, "Regressions", &diff.regressions, &["was", "now", "first difference"], |change| {
+    changes_table(&mut entries, "Regressions", &diff.regressions, &["was", "now", "first difference"], |change| {
         format!("{} | **{}** | {}", change.old.verdict, change.new.verdict, first_difference(&change.new))
     });
     for change in diff.regressions.iter().filter(|c| evidence(&c.new).len() > 1) {
-        md.push_str(&format!(
+        let whole = format!(
             "<details><summary>all differences of <code>{}</code></summary>\n\n{}\n</details>\n\n",
             escape_html(&change.id),
             markdown_fenced("text", &evidence(&change.new).join("\n"))
-        ));
+        );
+        entries.push(Entry { whole, line: String::new(), counted: false });
     }
-    changes_table(&mut md, "Fixes", &diff.fixes, &["was", "now"], |change| {
+    changes_table(&mut entries, "Fixes", &diff.fixes, &["was", "now"], |change| {
         format!("{} | **{}**", change.old.verdict, change.new.verdict)
     });
-    changes_table(&mut md, "Changed failures", &diff.changed_failures, &["before", "now"], |change| {
+    changes_table(&mut entries, "Changed failures", &diff.changed_failures, &["before", "now"], |change| {
         let cell = |state: &CaseState| format!("{}: {}", state.verdict, first_difference(state));
         format!("{} | {}", cell(&change.old), cell(&change.new))
     });
-    changes_table(&mut md, "Other changes", &diff.other_changes, &["was", "now"], |change| {
+    changes_table(&mut entries, "Other changes", &diff.other_changes, &["was", "now"], |change| {
         format!("{} | {}", change.old.verdict, change.new.verdict)
     });
     for (title, cases) in [("New fixtures", &diff.added), ("Removed fixtures", &diff.removed)] {
         if cases.is_empty() {
             continue;
         }
-        md.push_str(&format!("#### {title} ({})\n\n", cases.len()));
+        entries.push(Entry::kept(format!("#### {title} ({})\n\n", cases.len())));
         for case in cases {
-            md.push_str(&format!("- <code>{}</code> ({})\n", escape_html(&case.id), case.verdict));
+            let line = format!("- <code>{}</code> ({})\n", escape_html(&case.id), case.verdict);
+            entries.push(Entry { whole: line.clone(), line, counted: true });
         }
-        md.push('\n');
+        entries.push(Entry::kept("\n".to_owned()));
     }
-    md.push_str(&format!("{} fixtures unchanged.\n", diff.unchanged));
-    out.write_all(md.as_bytes())
+    let tail = format!("{} fixtures unchanged.\n", diff.unchanged);
+    out.write_all(fit(&md, &entries, &tail, budget, "fixtures").as_bytes())
 }
 
 /// A `#### title (n)` section with one table row per change: the fixture,
 /// then the `columns` that `row` fills (cells joined by ` | `). Nothing when
 /// there are no changes.
 fn changes_table(
-    md: &mut String,
+    entries: &mut Vec<Entry>,
     title: &str,
     changes: &[CaseChange],
     columns: &[&str],
@@ -183,13 +199,15 @@ fn changes_table(
     if changes.is_empty() {
         return;
     }
-    md.push_str(&format!("#### {title} ({})\n\n| fixture | {} |\n|---|", changes.len(), columns.join(" | ")));
-    md.push_str(&"---|".repeat(columns.len()));
-    md.push('\n');
+    let mut head = format!("#### {title} ({})\n\n| fixture | {} |\n|---|", changes.len(), columns.join(" | "));
+    head.push_str(&"---|".repeat(columns.len()));
+    head.push('\n');
+    entries.push(Entry::kept(head));
     for change in changes {
-        md.push_str(&format!("| <code>{}</code> | {} |\n", escape_html(&change.id), row(change)));
+        let line = format!("| <code>{}</code> | {} |\n", escape_html(&change.id), row(change));
+        entries.push(Entry { whole: line.clone(), line, counted: true });
     }
-    md.push('\n');
+    entries.push(Entry::kept("\n".to_owned()));
 }
 
 /// Writes the diff as JSON (pretty, trailing newline).
@@ -201,7 +219,7 @@ pub fn write_json_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Result
 #[cfg(test)]
 mod golden {
     use super::*;
-    use crate::report::{RunReport, Verdict, sample};
+    use crate::report::{MarkdownBudget, RunReport, Verdict, sample};
     use crate::report_diff::diff_reports;
 
     /// The sample run against an older one: two regressions, a fix, a
@@ -234,5 +252,23 @@ mod golden {
     fn the_sample_diff_in_markdown() {
         let text = sample::render(|out| write_markdown_diff(&sample_diff(), out));
         sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    #[test]
+    fn a_large_diff_in_markdown_keeps_to_the_budget() {
+        let new = sample::run();
+        let mut old = new.clone();
+        for i in 0..3000 {
+            old.cases.push(sample::case("chat", &format!("gone-with-a-long-name-{i:04}"), Verdict::Pass, None));
+        }
+        old.recount();
+        let diff = diff_reports(&old, &new, "old.json", "new.json");
+        let budget = MarkdownBudget { limit: 20_000, full_report: None };
+        let md = sample::render(|out| write_markdown_diff_within(&diff, out, &budget));
+        assert!(md.chars().count() <= 20_000, "{}", md.chars().count());
+        assert!(md.contains("#### Removed fixtures (3000)"), "{md}");
+        let note = md.lines().find(|l| l.starts_with("> ✂️")).expect("a cut note");
+        assert!(note.contains("more not listed"), "{note}");
+        assert!(md.ends_with("fixtures unchanged.\n"));
     }
 }
