@@ -5,7 +5,9 @@ use super::selection::FixtureArgs;
 use clap::{Args, ValueEnum};
 use conform::baseline::{Baseline, KnownFixtures, apply};
 use conform::error::exit_code;
-use conform::report::{DEFAULT_MARKDOWN_LIMIT, Format, Palette, PrettyOptions, write_files, write_pretty};
+use conform::report::{
+    DEFAULT_MARKDOWN_LIMIT, FileOptions, Format, JunitOptions, Palette, PrettyOptions, write_files, write_pretty,
+};
 use conform::run::{RunOptions, parse_partition, run};
 use std::io::Write;
 use std::path::PathBuf;
@@ -36,6 +38,9 @@ pub struct RunArgs {
     /// Most characters of the Markdown report (a GitHub comment holds 65,536): the summary, clusters and first failures stay whole, the rest one line each.
     #[arg(long, value_name = "CHARS", default_value_t = DEFAULT_MARKDOWN_LIMIT)]
     markdown_limit: usize,
+    /// Add file="FIXTURE PATH" to each JUnit testcase, for annotation tools (junit-10.xsd does not allow it).
+    #[arg(long)]
+    junit_testcase_file: bool,
     /// Known-failures file (TOML): listed failures are xfail, listed passes xpass.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
@@ -103,7 +108,11 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     } else {
         writeln!(stdout, "{}", report.summary.summary_line())?;
     }
-    super::print_wrote(&write_files(&report, &formats, &args.out, args.markdown_limit)?);
+    let file_options = FileOptions {
+        markdown_limit: args.markdown_limit,
+        junit: JunitOptions { testcase_file: args.junit_testcase_file },
+    };
+    super::print_wrote(&write_files(&report, &formats, &args.out, &file_options)?);
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);
     }

@@ -27,7 +27,7 @@ pub use cluster::Cluster;
 pub use escape::escape_html;
 pub use html::{write_html, write_html_matrix};
 pub use json::{REPORT_SCHEMA, write_json};
-pub use junit::write_junit;
+pub use junit::{JunitOptions, write_junit, write_junit_with};
 pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced};
 pub use markdown::{write_markdown, write_markdown_within};
 pub use merge::{MergeError, merge};
@@ -93,26 +93,46 @@ impl Format {
     }
 }
 
+/// Choices of the report files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileOptions {
+    /// Most characters of the Markdown report.
+    pub markdown_limit: usize,
+    /// Choices of the JUnit writer.
+    pub junit: JunitOptions,
+}
+
+impl Default for FileOptions {
+    fn default() -> Self {
+        FileOptions { markdown_limit: DEFAULT_MARKDOWN_LIMIT, junit: JunitOptions::default() }
+    }
+}
+
 /// Writes the file formats among `formats` into `dir` (created if needed),
 /// each through a temporary file and a rename, and returns the paths written.
-/// Markdown keeps to `markdown.limit` and, when cut, names the HTML report
+/// Markdown keeps to `options.markdown_limit` and, when cut, names the HTML report
 /// (else the JSON report) written beside it as the full report.
 pub fn write_files(
     report: &RunReport,
     formats: &[Format],
     dir: &Path,
-    markdown_limit: usize,
+    options: &FileOptions,
 ) -> io::Result<Vec<PathBuf>> {
     let full = [Format::Html, Format::Json].into_iter().find(|f| formats.contains(f)).and_then(Format::file_name);
-    let markdown =
-        MarkdownBudget { limit: markdown_limit, full_report: full.map(|name| dir.join(name).display().to_string()) };
+    let markdown = MarkdownBudget {
+        limit: options.markdown_limit,
+        full_report: full.map(|name| dir.join(name).display().to_string()),
+    };
     let mut written = Vec::new();
     for format in formats {
         let Some(name) = format.file_name() else { continue };
         std::fs::create_dir_all(dir)?;
         let path = dir.join(name);
         let mut buffer = Vec::new();
-        format.write_within(report, &mut buffer, Palette::plain(), &markdown)?;
+        match format {
+            Format::Junit => write_junit_with(report, &mut buffer, options.junit)?,
+            _ => format.write_within(report, &mut buffer, Palette::plain(), &markdown)?,
+        }
         crate::files::write_atomically(&path, &buffer)?;
         written.push(path);
     }
