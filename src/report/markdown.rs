@@ -262,7 +262,7 @@ mod golden {
         let md = sample::render(|out| write_markdown_within(&report, out, &budget));
         assert!(md.chars().count() <= 60_000, "{}", md.chars().count());
         assert!(md.starts_with("## ❌ conform: 501 passed") || md.starts_with("## ❌ conform: 1 passed"), "{md}");
-        assert!(md.contains("### 506 failures (1 known), 7 causes"), "the clusters stay whole");
+        assert!(md.contains("### 506 failures (1 known), 6 causes"), "the clusters stay whole");
         assert!(md.contains("<details><summary><code>chat/tool-error-state</code>"), "the first failures stay whole");
         let whole = md.matches("<details>").count();
         let one_line = md.matches("\n- <code>chat/many-").count();

@@ -5,6 +5,7 @@
 
 mod baseline_summary;
 pub(crate) mod budget;
+pub mod cause;
 pub mod cluster;
 mod escape;
 mod html;

@@ -21,6 +21,11 @@ pub enum Signature {
         pattern: String,
         /// What differs there.
         kind: DifferenceKind,
+        /// The value change, when both values are enum-like
+        /// (`"error" → "completed"`): the same member set to different wrong
+        /// values is two causes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        change: Option<String>,
     },
     /// The same verdict with the same message class.
     Verdict {
@@ -35,7 +40,7 @@ pub enum Signature {
 impl Signature {
     /// The signature of a `kind` difference at pointer pattern `pattern`.
     pub fn difference(pattern: &str, kind: DifferenceKind) -> Self {
-        Signature::Difference { pattern: pattern.to_owned(), kind }
+        Signature::Difference { pattern: pattern.to_owned(), kind, change: None }
     }
 
     /// The signature of `verdict` with no message class (how `conform
@@ -49,9 +54,12 @@ impl Signature {
     /// `crash: exit status N`.
     pub fn label(&self) -> String {
         match self {
-            Signature::Difference { pattern, kind } => {
+            Signature::Difference { pattern, kind, change } => {
                 let pattern = if pattern.is_empty() { "(whole output)" } else { pattern };
-                format!("{pattern} {kind}")
+                match change {
+                    Some(change) => format!("{pattern} {kind} ({change})"),
+                    None => format!("{pattern} {kind}"),
+                }
             }
             Signature::Verdict { verdict, message_class } if message_class.is_empty() => verdict.to_string(),
             Signature::Verdict { verdict, message_class } => format!("{verdict}: {message_class}"),

@@ -203,10 +203,11 @@ fn clusters(page: &mut String, report: &RunReport) {
 /// and message class.
 fn signature_html(signature: &Signature) -> String {
     match signature {
-        Signature::Difference { pattern, kind } => format!(
-            "<code>{}</code> <span class=\"kind\">{}</span>",
+        Signature::Difference { pattern, kind, change } => format!(
+            "<code>{}</code> <span class=\"kind\">{}</span>{}",
             escape(if pattern.is_empty() { "(whole output)" } else { pattern }),
-            kind.as_str()
+            kind.as_str(),
+            change.as_deref().map(|c| format!(" <code>{}</code>", escape(c))).unwrap_or_default()
         ),
         Signature::Verdict { verdict, message_class } => {
             format!("<span class=\"badge v-{verdict}\">{verdict}</span> {}", escape(message_class))
