@@ -304,3 +304,43 @@ fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser() {
     assert!(lines.iter().any(|l| l.contains("'file' attribute not allowed")), "{lines:?}");
     assert_eq!(lines.last().map(String::as_str), Some("invalid 6 0 1 0 6"), "{lines:?}");
 }
+
+#[test]
+fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
+    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    common::copy_tree(&common::root().join("fixtures/chat"), &tree.join("chat"));
+    let one = std::fs::read_dir(tree.join("chat")).unwrap().flatten().map(|e| e.path()).min().unwrap();
+    for entry in std::fs::read_dir(tree.join("chat")).unwrap().flatten() {
+        if entry.path() != one {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    // 12 MB of strings in one reply (the measured 20 and 60 MB runs are in the README).
+    let adapter = format!("{python} {} 12", common::path_arg("tests/adapters/huge_reply.py"));
+    let out = dir.path().join("out");
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &adapter];
+    let formats = ["--format", "json", "--format", "markdown", "--format", "html", "--format", "junit"];
+    let finished = conform(&[&args[..], &formats[..], &["--out", out.to_str().unwrap()]].concat());
+    assert_eq!(finished.code, Some(1), "{}", finished.stderr);
+    for name in ["conform-report.json", "conform-report.md", "conform-report.html", "junit.xml"] {
+        let size = std::fs::metadata(out.join(name)).unwrap().len();
+        assert!(size < 2 << 20, "{name} is {size} bytes");
+    }
+    let report = report(&out);
+    assert_valid_report(&report);
+    let case = &report["cases"][0];
+    assert_eq!(case["verdict"], "fail");
+    assert!(case.get("actual").is_none(), "the 12 MB output is not kept");
+    assert_eq!(
+        case["cut"][0],
+        "actual left out: over the per-case cap on kept values (1 MiB per case, 32 MiB per run)"
+    );
+    let note = case["diff_note"].as_str().unwrap();
+    assert!(note.starts_with("only the first 4 MiB of each canonical text were diffed; "), "{note}");
+    assert!(note.contains("more diff lines cut (the report keeps 2000 lines, 256 KiB per case)"), "{note}");
+    let lines: usize = case["diff"].as_array().unwrap().iter().map(|h| h["lines"].as_array().unwrap().len()).sum();
+    assert!(lines <= 2000, "{lines}");
+    assert_eq!(report["limits"]["value_bytes_per_case"], 1 << 20);
+}

@@ -13,11 +13,8 @@
 /// Chat's derived views: `visibleBlocks` entries are `blocks` entries, the
 /// `tools` of a tool group are the blocks it groups, and `children` are
 /// blocks one level down.
-pub const CHAT_DERIVED_VIEWS: &[(&str, &str)] = &[
-    ("/visibleBlocks/*", "/blocks/*"),
-    ("/blocks/*/tools/*", "/blocks/*"),
-    ("/blocks/*/children/*", "/blocks/*"),
-];
+pub const CHAT_DERIVED_VIEWS: &[(&str, &str)] =
+    &[("/visibleBlocks/*", "/blocks/*"), ("/blocks/*/tools/*", "/blocks/*"), ("/blocks/*/children/*", "/blocks/*")];
 
 /// The derived views of `suite` (none for most suites).
 pub fn derived_views(suite: &str) -> &'static [(&'static str, &'static str)] {

@@ -112,6 +112,9 @@ fn non_success(kind: NonSuccessKind, case: &CaseReport) -> TestCaseStatus {
         body.push('\n');
         body.push_str(&render_plain(&case.diff));
     }
+    for note in case.diff_note.iter().chain(&case.cut) {
+        body.push_str(&format!("(cut: {note})\n"));
+    }
     status.set_description(xml_safe(&body));
     status
 }

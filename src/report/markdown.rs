@@ -106,6 +106,9 @@ fn case_block(case: &CaseReport) -> String {
         md.push('\n');
         md.push_str(&fenced("diff", &diff_for_markdown(&case.diff)));
     }
+    for note in case.diff_note.iter().chain(&case.cut) {
+        md.push_str(&format!("\n(cut: {})\n", escape_inline(note)));
+    }
     if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
         md.push_str("\nstderr:\n\n");
         md.push_str(&fenced("text", &tail(stderr, MAX_STDERR_CHARS)));

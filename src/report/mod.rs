@@ -12,6 +12,7 @@ mod html;
 mod html_json;
 mod json;
 mod junit;
+pub mod limits;
 mod markdown;
 mod merge;
 mod model;

@@ -5,6 +5,7 @@
 
 use super::baseline_summary::BaselineSummary;
 use super::cluster::{Cluster, cluster};
+use super::limits::ArtifactLimits;
 use crate::compare::{DiffHunk, Difference, DifferenceKind};
 use crate::error::exit_code;
 use crate::fixture::Notice;
@@ -188,9 +189,16 @@ pub struct CaseReport {
     /// Differences found beyond those listed.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub omitted_differences: usize,
-    /// Line diff of the canonical expected and actual texts.
+    /// Line diff of the canonical expected and actual texts (within the
+    /// run's diff budget).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diff: Vec<DiffHunk>,
+    /// What the diff budget cut from `diff`, if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_note: Option<String>,
+    /// Values left out of this case by the caps on kept values, one line each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut: Vec<String>,
     /// What the implementation wrote to stderr during the case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
@@ -222,6 +230,8 @@ impl CaseReport {
             differences: Vec::new(),
             omitted_differences: 0,
             diff: Vec::new(),
+            diff_note: None,
+            cut: Vec::new(),
             stderr: None,
             input: None,
             expected: None,
@@ -377,6 +387,9 @@ pub struct RunReport {
     /// What the known-failures baseline did, when the run used one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineSummary>,
+    /// The bounds the run applied to diffs and kept values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<ArtifactLimits>,
 }
 
 impl RunReport {

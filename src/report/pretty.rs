@@ -141,6 +141,9 @@ fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOption
             }
         }
     }
+    for note in case.diff_note.iter().chain(&case.cut) {
+        writeln!(out, "  {}", p.dim(&format!("(cut: {note})")))?;
+    }
     if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
         let lines: Vec<&str> = stderr.lines().collect();
         let start = lines.len().saturating_sub(MAX_STDERR_LINES);

@@ -120,6 +120,7 @@ pub fn run() -> RunReport {
                 entry("sse/gone", EntryStatus::Stale, 11, |_| {}),
             ],
         }),
+        limits: Some(crate::report::limits::ARTIFACT_LIMITS),
     };
     report.recount();
     report

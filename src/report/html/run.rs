@@ -253,6 +253,7 @@ fn case_entry(page: &mut String, case: &CaseReport, report: &RunReport) {
     case_sides(page, case);
     case_line_diff(page, case);
     case_input(page, case);
+    case_cut_notes(page, case);
     case_stderr(page, case);
     page.push_str("</div></details>");
 }
@@ -370,6 +371,13 @@ fn case_input(page: &mut String, case: &CaseReport) {
         "<details class=\"more\"><summary>input</summary><pre class=\"input\">{}</pre></details>",
         render_plain_json(input)
     );
+}
+
+/// What the report's bounds left out of this case.
+fn case_cut_notes(page: &mut String, case: &CaseReport) {
+    for note in case.diff_note.iter().chain(&case.cut) {
+        let _ = write!(page, "<p class=\"meta cut-note\">cut: {}</p>", escape(note));
+    }
 }
 
 fn case_stderr(page: &mut String, case: &CaseReport) {
