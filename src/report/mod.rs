@@ -13,7 +13,7 @@ mod html_json;
 mod json;
 mod junit;
 pub mod limits;
-mod markdown;
+pub(crate) mod markdown;
 mod merge;
 mod model;
 mod palette;

@@ -3,7 +3,7 @@
 
 use super::{CaseChange, CaseOnlyIn, CaseState, ReportDiff};
 use crate::report::budget::{Entry, fit};
-use crate::report::{MarkdownBudget, Palette, escape_html, markdown_fenced, markdown_inline};
+use crate::report::{MarkdownBudget, Palette, markdown_fenced, markdown_inline};
 use std::io;
 
 /// Differences listed per regression; the rest are counted.
@@ -142,10 +142,10 @@ pub fn write_markdown_diff_within(
     }
     md.push_str(&format!(
         "\nold: <code>{}</code> ({}) · new: <code>{}</code> ({})\n\n",
-        escape_html(&diff.old.path),
-        escape_html(&diff.old.implementation),
-        escape_html(&diff.new.path),
-        escape_html(&diff.new.implementation)
+        markdown_inline(&diff.old.path),
+        markdown_inline(&diff.old.implementation),
+        markdown_inline(&diff.new.path),
+        markdown_inline(&diff.new.implementation)
     ));
 
     let mut entries = Vec::new();
@@ -156,7 +156,7 @@ pub fn write_markdown_diff_within(
     for change in diff.regressions.iter().filter(|c| evidence(&c.new).len() > 1) {
         let whole = format!(
             "<details><summary>all differences of <code>{}</code></summary>\n\n{}\n</details>\n\n",
-            escape_html(&change.id),
+            markdown_inline(&change.id),
             markdown_fenced("text", &evidence(&change.new).join("\n"))
         );
         entries.push(Entry { whole, line: String::new(), counted: false });
@@ -177,7 +177,7 @@ pub fn write_markdown_diff_within(
         }
         entries.push(Entry::kept(format!("#### {title} ({})\n\n", cases.len())));
         for case in cases {
-            let line = format!("- <code>{}</code> ({})\n", escape_html(&case.id), case.verdict);
+            let line = format!("- <code>{}</code> ({})\n", markdown_inline(&case.id), case.verdict);
             entries.push(Entry { whole: line.clone(), line, counted: true });
         }
         entries.push(Entry::kept("\n".to_owned()));
@@ -204,7 +204,7 @@ fn changes_table(
     head.push('\n');
     entries.push(Entry::kept(head));
     for change in changes {
-        let line = format!("| <code>{}</code> | {} |\n", escape_html(&change.id), row(change));
+        let line = format!("| <code>{}</code> | {} |\n", markdown_inline(&change.id), row(change));
         entries.push(Entry { whole: line.clone(), line, counted: true });
     }
     entries.push(Entry::kept("\n".to_owned()));
@@ -270,5 +270,22 @@ mod golden {
         let note = md.lines().find(|l| l.starts_with("> ✂️")).expect("a cut note");
         assert!(note.contains("more not listed"), "{note}");
         assert!(md.ends_with("fixtures unchanged.\n"));
+    }
+
+    #[test]
+    fn planted_payloads_render_inert_in_compare_markdown() {
+        use crate::report::markdown::golden::{assert_inert, hostile_run, render_gfm};
+        let new = hostile_run();
+        let mut old = new.clone();
+        for case in &mut old.cases {
+            case.verdict = Verdict::Pass;
+        }
+        old.cases.push(sample::case("sse", "gone\n\n<script>alert(4)</script> @octocat", Verdict::Pass, None));
+        old.recount();
+        let diff = diff_reports(&old, &new, "old\n<img src=z onerror=alert(5)>.json", "@octocat/new.json");
+        let md = sample::render(|out| write_markdown_diff(&diff, out));
+        let details = md.matches("<details>").count();
+        let Some(html) = render_gfm(&md) else { return };
+        assert_inert(&html, details);
     }
 }
