@@ -312,7 +312,7 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
         assert!(dom.contains(&tile), "{tile} not in the rendered page");
     }
     assert!(dom.contains("4 passed, 1 failed, 3 known failures"));
-    assert!(dom.contains("4 failures (3 known), 2 causes"), "cluster headline");
+    assert!(dom.contains("4 failures (3 known), 1 cause"), "cluster headline (the text differs in every case)");
     // The filter script ran: failures and known failures are listed, passes hidden.
     assert!(dom.contains("data-ready=\"1\""), "the inline script ran");
     assert!(
@@ -360,9 +360,37 @@ fn the_html_matrix_has_one_column_per_implementation() {
     assert!(html.contains("data-impl=\"0\" data-count=\"passed\">4<"));
     assert!(html.contains("data-impl=\"1\" data-count=\"passed\">5<"));
     let row = &html[html.find("<td class=\"mono\">chat/broken-1</td>").unwrap()..];
-    let row = &row[..row.find("</tr>").unwrap()];
+    // A row ends where the next one starts (cells hold tables of their own).
+    let row = &row[..row[1..].find("<tr data-filterable").or_else(|| row.find("</tbody></table></section>")).unwrap()];
     assert_eq!(row.matches("class=\"cell\"").count(), 2, "{row}");
     assert!(row.contains("v-fail") && row.contains("v-pass"), "{row}");
+    // The failing cell holds that implementation's differences and line diff, not only a tooltip.
+    let cell = &row[row.find("<details class=\"cell-evidence\" id=\"cell-0-chat/broken-1\">").expect(row)..];
+    assert!(cell.contains("<table class=\"differences\">") && cell.contains("/blocks/0/text"), "{cell}");
+    assert!(cell.contains("<table class=\"diff\">"), "{cell}");
+    assert_eq!(row.matches("cell-evidence").count(), 1, "the passing cell has nothing to open: {row}");
+
+    let Some(chromium) = chromium() else { return };
+    let profile = dir.path().join("chromium-profile");
+    let page = dir.path().join("matrix.html");
+    let dump = |url: &str| {
+        let output = std::process::Command::new(chromium)
+            .args(chromium_args(&profile))
+            .args(["--virtual-time-budget=5000", "--dump-dom", url])
+            .output()
+            .expect("chromium runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let closed = dump(&format!("file://{}", page.display()));
+    assert!(closed.contains("data-ready=\"1\""), "the script ran");
+    assert!(closed.contains("<details class=\"cell-evidence\" id=\"cell-0-chat/broken-1\">"), "closed at first");
+    // A link to the cell opens that implementation's evidence in the rendered page.
+    let opened = dump(&format!("file://{}#cell-0-chat/broken-1", page.display()));
+    let at = opened.find("id=\"cell-0-chat/broken-1\"").expect("the cell is rendered");
+    let tag = &opened[opened[..at].rfind('<').unwrap()..at + opened[at..].find('>').unwrap()];
+    assert!(tag.contains(" open=\"\""), "{tag}");
+    assert!(opened[at..].contains("<table class=\"differences\">"), "its differences render");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use super::super::escape::escape_html as escape;
 use super::super::model::{CaseReport, Counts, RunReport, Tally, Verdict};
+use super::run::{case_differences, case_line_diff, case_message, case_problems};
 use super::{bar, close_page, filters, open_page};
 use std::fmt::Write as _;
 use std::io;
@@ -151,8 +152,9 @@ fn case_row(page: &mut String, id: &str, cells: &[Option<&CaseReport>]) {
         if differs { "differs" } else { "agree" },
         escape(id)
     );
-    for cell in cells {
+    for (column, cell) in cells.iter().enumerate() {
         match cell {
+            Some(case) if has_evidence(case) => cell_with_evidence(page, case, column),
             Some(case) => {
                 let _ = write!(
                     page,
@@ -166,4 +168,34 @@ fn case_row(page: &mut String, id: &str, cells: &[Option<&CaseReport>]) {
         }
     }
     page.push_str("</tr>");
+}
+
+/// Whether a cell has more to show than its verdict: a case that did not
+/// pass, with a message, problems, differences or a diff.
+fn has_evidence(case: &CaseReport) -> bool {
+    case.verdict != Verdict::Pass
+        && (case.message.is_some()
+            || !case.problems.is_empty()
+            || !case.differences.is_empty()
+            || !case.diff.is_empty())
+}
+
+/// A verdict cell that opens, in place, this implementation's evidence for
+/// the case: its problems or message, its differences and its line diff.
+/// Its id (`cell-COLUMN-ID`) lets a link open it.
+fn cell_with_evidence(page: &mut String, case: &CaseReport, column: usize) {
+    let message = case.message.as_deref().unwrap_or("");
+    let _ = write!(
+        page,
+        "<td class=\"cell\" title=\"{}\"><details class=\"cell-evidence\" id=\"cell-{column}-{}\"><summary><span class=\"badge v-{}\">{}</span></summary><div class=\"evidence\">",
+        escape(if message.is_empty() { case.verdict.as_str() } else { message }),
+        escape(&case.id),
+        case.verdict,
+        case.verdict
+    );
+    case_message(page, case, message);
+    case_problems(page, case);
+    case_differences(page, case);
+    case_line_diff(page, case);
+    page.push_str("</div></details></td>");
 }

@@ -293,13 +293,13 @@ fn case_baseline_note(page: &mut String, case: &CaseReport, report: &RunReport) 
 
 /// The whole message, for cases whose evidence is not a list of problems or
 /// differences (errors, crashes, timeouts, …).
-fn case_message(page: &mut String, case: &CaseReport, message: &str) {
+pub(super) fn case_message(page: &mut String, case: &CaseReport, message: &str) {
     if !message.is_empty() && case.differences.is_empty() && case.problems.is_empty() {
         let _ = write!(page, "<pre>{}</pre>", escape(message));
     }
 }
 
-fn case_problems(page: &mut String, case: &CaseReport) {
+pub(super) fn case_problems(page: &mut String, case: &CaseReport) {
     if case.problems.is_empty() {
         return;
     }
@@ -311,7 +311,7 @@ fn case_problems(page: &mut String, case: &CaseReport) {
 }
 
 /// The differences by pointer, kind and message.
-fn case_differences(page: &mut String, case: &CaseReport) {
+pub(super) fn case_differences(page: &mut String, case: &CaseReport) {
     if case.differences.is_empty() {
         return;
     }
@@ -353,7 +353,7 @@ fn case_sides(page: &mut String, case: &CaseReport) {
     }
 }
 
-fn case_line_diff(page: &mut String, case: &CaseReport) {
+pub(super) fn case_line_diff(page: &mut String, case: &CaseReport) {
     if case.diff.is_empty() {
         return;
     }
