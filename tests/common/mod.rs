@@ -59,6 +59,15 @@ pub fn skip(missing: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
+/// Skips what needs `missing` with the note, or fails the calling test when
+/// `CONFORM_REQUIRE_ALL=1` (CI, once it has installed everything).
+pub fn skip_unless_required(missing: &str) {
+    if std::env::var_os("CONFORM_REQUIRE_ALL").is_some_and(|v| v == "1") {
+        panic!("{missing}, and CONFORM_REQUIRE_ALL=1 requires it");
+    }
+    skip(missing);
+}
+
 /// `../shared/<relative>` (read in place, never copied), or `None` with the
 /// skip note when it is absent.
 pub fn shared(relative: &str) -> Option<PathBuf> {
