@@ -26,6 +26,7 @@ pub const RULES: &[&str] = &[
     "pagination.merge.redelivery-keeps-invoked-at",
     "pagination.merge.sent-optimistic-fallback",
     "pagination.merge.stale-queued-is-sent",
+    "pagination.order.id-tie-break",
     "pagination.queued-state.drops-deleted",
     "pagination.sync-tail.cursor-did-not-advance",
     "pagination.sync-tail.incremental",

@@ -11,10 +11,9 @@ use crate::suites::chat::reference::model::{
     AgentItem, Content, Event, NormalizedMessage, TextItem, ToolCall, ToolResult,
 };
 use crate::suites::chat::reference::verbatim::deep_clone;
-use crate::suites::js::{collapse_whitespace, entries, get, is_obj, str_of, string, truthy};
+use crate::suites::js::{collapse_whitespace, entries, get, is_obj, locale_compare, str_of, string, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::cmp::Ordering;
 
 /// The three agent-run event kinds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -423,42 +422,4 @@ fn convert_trace<'a>(
         }
     };
     Some(NormalizedMessage::new(id, None, event_message.created_at, content))
-}
-
-/// An approximation of ICU root collation (what `localeCompare` uses) for
-/// ids: punctuation before digits before letters, letters case-insensitive
-/// first, lowercase before uppercase on a tie.
-fn locale_compare(a: &str, b: &str) -> Ordering {
-    fn primary(c: char) -> (u8, u32) {
-        const PUNCTUATION: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
-        if c.is_whitespace() {
-            (0, c as u32)
-        } else if let Some(rank) = PUNCTUATION.find(c) {
-            (1, rank as u32)
-        } else if c.is_ascii_digit() {
-            (2, c as u32)
-        } else if c.is_ascii_alphabetic() {
-            (3, c.to_ascii_lowercase() as u32)
-        } else {
-            (4, c as u32)
-        }
-    }
-    a.chars()
-        .map(primary)
-        .cmp(b.chars().map(primary))
-        .then_with(|| a.chars().map(|c| c.is_ascii_uppercase()).cmp(b.chars().map(|c| c.is_ascii_uppercase())))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::locale_compare;
-    use std::cmp::Ordering;
-
-    #[test]
-    fn locale_order_puts_punctuation_first_and_ignores_case_first() {
-        assert_eq!(locale_compare("a", "B"), Ordering::Less);
-        assert_eq!(locale_compare("a", "A"), Ordering::Less);
-        assert_eq!(locale_compare("_x", "1"), Ordering::Less);
-        assert_eq!(locale_compare("a10", "a9"), Ordering::Less);
-    }
 }
