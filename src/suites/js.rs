@@ -479,6 +479,36 @@ pub fn math_min(a: f64, b: f64) -> f64 {
     }
 }
 
+/// `Array.prototype.sort` with a comparator: a stable sort that also
+/// tolerates a comparator that is not a total order (JavaScript comparators
+/// that return NaN, or that mix keys, are not), where the standard
+/// library's sorts may panic. A merge sort: the right run's head goes first
+/// only when it compares strictly less.
+pub fn sort_by<T>(items: Vec<T>, mut compare: impl FnMut(&T, &T) -> Ordering) -> Vec<T> {
+    merge_sort(items, &mut compare)
+}
+
+fn merge_sort<T>(mut items: Vec<T>, compare: &mut impl FnMut(&T, &T) -> Ordering) -> Vec<T> {
+    if items.len() <= 1 {
+        return items;
+    }
+    let right = items.split_off(items.len() / 2);
+    let (left, right) = (merge_sort(items, compare), merge_sort(right, compare));
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let mut left = left.into_iter().peekable();
+    let mut right = right.into_iter().peekable();
+    loop {
+        let take_right = match (left.peek(), right.peek()) {
+            (Some(l), Some(r)) => compare(r, l) == Ordering::Less,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => break,
+        };
+        merged.extend(if take_right { right.next() } else { left.next() });
+    }
+    merged
+}
+
 /// ICU's root collation with default options, as V8 builds it for
 /// `localeCompare` without arguments (tertiary strength, non-ignorable
 /// punctuation, no numeric ordering). `None` only if the compiled-in data

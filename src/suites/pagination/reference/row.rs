@@ -7,7 +7,7 @@
 
 use crate::json::cmp_utf16;
 use crate::suite::RuleTrace;
-use crate::suites::js::{is_blank, locale_compare, truthy};
+use crate::suites::js::{is_blank, locale_compare, sort_by, truthy};
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
 
@@ -239,9 +239,8 @@ fn compare_rows(a: &Row, b: &Row) -> (Ordering, bool) {
     (locale_compare(&a.id, &b.id), true)
 }
 
-/// A stable merge sort in display order. The standard library's sorts may
-/// panic when the comparison is not a total order, which [`display_order`]
-/// is not on mixed-`seq` ties.
+/// A stable sort in display order ([`sort_by`], which tolerates the
+/// non-transitive mixed-`seq` ties of [`display_order`]).
 ///
 /// Every step the ids decide differently under the collation than under a
 /// plain UTF-16 code-unit comparison (the order the HAPI fixture README asks
@@ -249,36 +248,17 @@ fn compare_rows(a: &Row, b: &Row) -> (Ordering, bool) {
 /// expectation built on it is not portable. So the sort raises a note
 /// exactly when a code-unit sort would give another order.
 pub fn sort_rows(rows: Vec<Row>, trace: &mut dyn RuleTrace) -> Vec<Row> {
-    if rows.len() <= 1 {
-        return rows;
-    }
-    let mut left = rows;
-    let right = left.split_off(left.len() / 2);
-    let (left, right) = (sort_rows(left, trace), sort_rows(right, trace));
-    let mut merged = Vec::with_capacity(left.len() + right.len());
-    let mut left = left.into_iter().peekable();
-    let mut right = right.into_iter().peekable();
-    loop {
-        let take_right = match (left.peek(), right.peek()) {
-            (Some(l), Some(r)) => {
-                let (order, by_id) = compare_rows(r, l);
-                let take_right = order == Ordering::Less;
-                if by_id {
-                    trace.hit("pagination.order.id-tie-break");
-                    // Whether code units would have decided this step otherwise.
-                    if take_right != (cmp_utf16(&r.id, &l.id) == Ordering::Less) {
-                        trace.not_portable(collation_note(l, r));
-                    }
-                }
-                take_right
+    sort_by(rows, |r, l| {
+        let (order, by_id) = compare_rows(r, l);
+        if by_id {
+            trace.hit("pagination.order.id-tie-break");
+            // Whether code units would have decided this step otherwise.
+            if (order == Ordering::Less) != (cmp_utf16(&r.id, &l.id) == Ordering::Less) {
+                trace.not_portable(collation_note(l, r));
             }
-            (Some(_), None) => false,
-            (None, Some(_)) => true,
-            (None, None) => break,
-        };
-        merged.extend(if take_right { right.next() } else { left.next() });
-    }
-    merged
+        }
+        order
+    })
 }
 
 /// Why an order decided by the id collation is not portable.
