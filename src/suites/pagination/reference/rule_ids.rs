@@ -15,6 +15,7 @@ pub const RULES: &[&str] = &[
     "pagination.fetch-older.exhausted",
     "pagination.fetch-older.unavailable",
     "pagination.history-overflow-requires-latest-reset",
+    "pagination.latest.duplicate-merged-back",
     "pagination.latest.head-from-response-rows",
     "pagination.latest.replace-keeps-optimistic",
     "pagination.live.advances-newest-cursor",
