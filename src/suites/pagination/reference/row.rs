@@ -267,9 +267,14 @@ fn collation_note(a: &Row, b: &Row) -> String {
         Some(seq) => format!("at {}, seq {seq}", row.at()),
         None => format!("at {}, no seq", row.at()),
     };
-    let (first, second) = if locale_compare(&a.id, &b.id) == Ordering::Greater { (b, a) } else { (a, b) };
+    // One wording whichever way round the pair was compared.
+    let (first, second) = match locale_compare(&a.id, &b.id) {
+        Ordering::Greater => (b, a),
+        Ordering::Equal if cmp_utf16(&a.id, &b.id) == Ordering::Greater => (b, a),
+        _ => (a, b),
+    };
     let collated = if locale_compare(&first.id, &second.id) == Ordering::Equal {
-        format!("collate equal (their order is the order they arrived in: {:?} first)", first.id)
+        "collate equal (they keep the order they arrived in)".to_owned()
     } else {
         format!("are ordered {:?} before {:?} by localeCompare", first.id, second.id)
     };
@@ -277,10 +282,10 @@ fn collation_note(a: &Row, b: &Row) -> String {
         "the message window ties rows {:?} ({}) and {:?} ({}) and breaks the tie by id: they {collated}, \
          which a UTF-16 code-unit comparison of the ids (what the HAPI fixture README asks native ports for) \
          orders otherwise",
-        a.id,
-        position(a),
-        b.id,
-        position(b)
+        first.id,
+        position(first),
+        second.id,
+        position(second)
     )
 }
 
