@@ -14,8 +14,7 @@ use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff,
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
 use crate::review::{ReviewError, WriteMode, Written, write_fixture};
-use crate::suite::NoTrace;
-use crate::suite::call_reference;
+use crate::suite::{PortabilityNotes, call_reference};
 use std::path::PathBuf;
 
 /// What regenerating one fixture found.
@@ -68,6 +67,10 @@ pub struct RegenResult {
     pub path: PathBuf,
     /// What was found.
     pub status: RegenStatus,
+    /// The reference's portability notes on the recomputed expectation
+    /// (see [`crate::suite::RuleTrace::not_portable`]): reasons a port
+    /// following the sources' advice would compute something else.
+    pub notes: Vec<String>,
 }
 
 /// Tallies of a regeneration.
@@ -132,16 +135,21 @@ pub fn regenerate(corpus: &Corpus, selected: &[usize]) -> Vec<RegenResult> {
     selected
         .iter()
         .filter_map(|&index| corpus.fixtures.get(index))
-        .map(|fixture| RegenResult {
-            id: fixture.id.clone(),
-            suite: fixture.suite.name(),
-            path: fixture.path.clone(),
-            status: regenerate_one(fixture),
+        .map(|fixture| {
+            let mut notes = PortabilityNotes::default();
+            let status = regenerate_one(fixture, &mut notes);
+            RegenResult {
+                id: fixture.id.clone(),
+                suite: fixture.suite.name(),
+                path: fixture.path.clone(),
+                status,
+                notes: notes.lines(),
+            }
         })
         .collect()
 }
 
-fn regenerate_one(fixture: &LoadedFixture) -> RegenStatus {
+fn regenerate_one(fixture: &LoadedFixture, notes: &mut PortabilityNotes) -> RegenStatus {
     let parts = match &fixture.status {
         FixtureStatus::Ready(parts) => parts,
         FixtureStatus::Invalid(problems) => {
@@ -156,7 +164,7 @@ fn regenerate_one(fixture: &LoadedFixture) -> RegenStatus {
     let Some(reference) = fixture.suite.reference_for(version) else {
         return RegenStatus::Unimplemented { found: version };
     };
-    let recomputed = match call_reference(reference, &parts.input, &mut NoTrace) {
+    let recomputed = match call_reference(reference, &parts.input, notes) {
         Ok(value) => value,
         Err(failure) => return RegenStatus::ReferenceFailed(failure.to_string()),
     };

@@ -14,9 +14,10 @@ use conform::suites::chat::reference::{RULES, run};
 use serde_json::Value;
 
 /// Rules no schema-valid, deterministic fixture can pin; unit tests cover them.
-const RULES_WITHOUT_FIXTURES: [&str; 3] = [
+const RULES_WITHOUT_FIXTURES: [&str; 4] = [
     // Fixture messages must be objects and `messages` must be a list.
-    "message.not-an-object-dropped",
+    "message.not-an-object-read-as-empty",
+    "message.null-dropped",
     "input.messages-not-a-list",
     // The wall-clock createdAt of a synthesized card differs on every run.
     "reduce.permission.synthesized-wall-clock",

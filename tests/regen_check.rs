@@ -18,6 +18,30 @@ fn the_gate_is_clean_on_the_project_fixtures() {
 }
 
 #[test]
+fn the_gate_warns_about_expectations_that_are_not_portable() {
+    // Ties on position broken by the id collation: native ports are asked to
+    // compare code units, which orders these ids otherwise.
+    let output = conform(&["regen", "--check", "fixtures/pagination"]);
+    assert_eq!(output.code, Some(0), "a warning is not a drift: {}", output.text());
+    let warnings: Vec<&str> = output.stdout.lines().filter(|line| line.starts_with("warning ")).collect();
+    assert!(
+        warnings.iter().any(|line| line.starts_with(
+            "warning pagination/display-order-ties-broken-by-id-collation-punctuation: not portable: \
+             the message window ties rows \"msg_2\" (at 7000, seq 4) and \"msg-1\" (at 7000, seq 4)"
+        )),
+        "{}",
+        output.stdout
+    );
+    // Only the fixtures that tie on position warn.
+    assert!(warnings.iter().all(|line| line.contains("/display-order-ties-broken-by-id-collation-")), "{warnings:?}");
+    // The HAPI corpus keeps every position distinct: no warning there.
+    if let Some(corpus) = hapi_corpus() {
+        let output = conform(&["regen", "--check", corpus.to_str().unwrap()]);
+        assert!(!output.stdout.contains("not portable"), "{}", output.stdout);
+    }
+}
+
+#[test]
 fn the_gate_is_clean_on_the_hapi_corpus_and_reports_suites_it_cannot_check() {
     let Some(corpus) = hapi_corpus() else { return };
     let output = conform(&["regen", "--check", corpus.to_str().unwrap()]);

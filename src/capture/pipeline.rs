@@ -13,8 +13,7 @@ use super::{CaptureError, CaptureFormat, CapturedCase, ImportFailure, Imported, 
 use crate::json;
 use crate::redact::{RedactOptions, RedactionSummary, Redactor};
 use crate::review::{WriteMode, Written, write_fixture};
-use crate::suite::NoTrace;
-use crate::suite::Suite;
+use crate::suite::{PortabilityNotes, Suite};
 use crate::validate::schema_errors;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -71,6 +70,9 @@ pub struct Prepared {
     pub fixtures: Vec<PreparedFixture>,
     /// Notices from the importer and the pipeline.
     pub notices: Vec<String>,
+    /// Expectations that are not portable (the reference's portability
+    /// notes, see [`crate::suite::RuleTrace::not_portable`]), one line each.
+    pub warnings: Vec<String>,
     /// What redaction replaced.
     pub redaction: RedactionSummary,
 }
@@ -110,14 +112,17 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
         redactor.learn_user_names(&case.input);
     }
     let mut fixtures = Vec::new();
+    let mut warnings = Vec::new();
     let mut names = HashSet::new();
     for mut case in cases {
         redactor.scrub_value(&mut case.input);
         let base = unique_name(&format!("{}{}", options.name_prefix, redactor.scrub_text(&case.label)), &mut names);
         for part in split(&case, &base, window_fn) {
             let description = redactor.scrub_text(&describe(format, options, &case, &part));
-            let expected = reference(&part.input, &mut NoTrace)
+            let mut portability = PortabilityNotes::default();
+            let expected = reference(&part.input, &mut portability)
                 .map_err(|message| CaptureError::Reference { name: part.name.clone(), message })?;
+            warnings.extend(portability.lines().into_iter().map(|note| format!("{}: not portable: {note}", part.name)));
             let document = build_document(suite, version, &part.name, &description, &part.input, &expected)
                 .map_err(|message| CaptureError::Reference { name: part.name.clone(), message })?;
             let text = json::to_canonical_string(&document);
@@ -144,7 +149,7 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
             });
         }
     }
-    Ok(Prepared { fixtures, notices, redaction: redactor.summary() })
+    Ok(Prepared { fixtures, notices, warnings, redaction: redactor.summary() })
 }
 
 /// Writes prepared fixtures (pending or in place). Nothing is written when

@@ -82,6 +82,9 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     for notice in &prepared.notices {
         super::note(notice);
     }
+    for warning in &prepared.warnings {
+        super::warning(warning);
+    }
     let written = write(&prepared, mode)?;
     for (fixture, outcome) in prepared.fixtures.iter().zip(&written) {
         super::print_written(outcome, &format!(" ({} items)", fixture.items));

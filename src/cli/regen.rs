@@ -33,6 +33,9 @@ pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
     let stdout = &mut std::io::stdout().lock();
     let mut without_reference: BTreeMap<&str, usize> = BTreeMap::new();
     for result in &results {
+        for note in &result.notes {
+            writeln!(stdout, "warning {}: not portable: {note}", result.id)?;
+        }
         match &result.status {
             RegenStatus::Clean => {}
             RegenStatus::Drifted(drift) => {

@@ -1,5 +1,7 @@
 //! Rule traces: which named decode rules a reference run exercised, for
-//! `conform coverage`.
+//! `conform coverage`, and the portability notes a reference raises when an
+//! output it computed depends on a choice ports may make otherwise (`regen`
+//! and `capture` warn about those).
 
 use std::collections::BTreeSet;
 
@@ -10,6 +12,62 @@ use std::collections::BTreeSet;
 pub trait RuleTrace {
     /// Notes that `rule` decided part of the output.
     fn hit(&mut self, rule: &'static str);
+
+    /// Notes that the output depends on a behaviour of the original that
+    /// its own documentation asks ports not to copy (for example an order
+    /// decided by locale collation where ports are told to compare code
+    /// units): a fixture expecting this output is not portable. `why` says
+    /// what depends on what, in one sentence. Ignored by default.
+    fn not_portable(&mut self, why: String) {
+        let _ = why;
+    }
+}
+
+/// A trace that collects portability notes and ignores rule hits: each
+/// distinct note once, in the order first raised, up to
+/// [`PortabilityNotes::LIMIT`]; the distinct notes beyond are only counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PortabilityNotes {
+    /// The notes kept.
+    pub notes: Vec<String>,
+    /// Distinct notes raised beyond the limit.
+    pub omitted: usize,
+    seen: BTreeSet<String>,
+}
+
+impl PortabilityNotes {
+    /// At most this many notes are kept (one long sort can raise hundreds).
+    pub const LIMIT: usize = 10;
+
+    /// Whether nothing was raised.
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty()
+    }
+
+    /// The notes as lines, with a last line counting the omitted ones.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = self.notes.clone();
+        if self.omitted > 0 {
+            lines.push(format!("… and {} more like these", self.omitted));
+        }
+        lines
+    }
+}
+
+impl RuleTrace for PortabilityNotes {
+    fn hit(&mut self, _rule: &'static str) {}
+
+    fn not_portable(&mut self, why: String) {
+        if self.seen.contains(&why) {
+            return;
+        }
+        if self.notes.len() < Self::LIMIT {
+            self.notes.push(why.clone());
+        } else {
+            self.omitted += 1;
+        }
+        self.seen.insert(why);
+    }
 }
 
 /// A trace that records nothing (the normal, fast path).
@@ -27,5 +85,26 @@ pub struct RuleSet(pub BTreeSet<&'static str>);
 impl RuleTrace for RuleSet {
     fn hit(&mut self, rule: &'static str) {
         self.0.insert(rule);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portability_notes_are_kept_once_and_capped() {
+        let mut notes = PortabilityNotes::default();
+        for round in 0..2 {
+            for n in 0..PortabilityNotes::LIMIT + 3 {
+                notes.not_portable(format!("note {n}"));
+            }
+            assert_eq!(notes.notes.len(), PortabilityNotes::LIMIT, "round {round}");
+            assert_eq!(notes.omitted, 3, "round {round}");
+        }
+        assert_eq!(notes.lines().last().map(String::as_str), Some("… and 3 more like these"));
+        let mut quiet = NoTrace;
+        quiet.not_portable("ignored".to_owned());
+        assert!(PortabilityNotes::default().is_empty());
     }
 }

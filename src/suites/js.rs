@@ -10,9 +10,12 @@
 //! `to_utf16`, `cmp_utf16`, …). Helpers only one suite needs stay in that
 //! suite.
 
-use crate::json::{KeyOrder, format_js_number, ordered_keys};
+use crate::json::{KeyOrder, MARK, cmp_utf16, format_js_number, ordered_keys, to_utf16};
+use icu_collator::{Collator, CollatorBorrowed};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::sync::LazyLock;
 
 /// Member of an object. Arrays have no named members (the references never
 /// ask an array for an index-like key by name).
@@ -336,6 +339,198 @@ pub fn js_pattern(source: &str) -> String {
     out
 }
 
+/// A JavaScript primitive as the relational operators see it: what
+/// `ToPrimitive(value, number)` leaves of a JSON value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Primitive<'a> {
+    /// `undefined`, `null`, a boolean or a number, as its `ToNumber` value.
+    Number(f64),
+    /// A string, or the text an array or object converts to
+    /// (`[]` → `""`, `[1, [2]]` → `"1,2"`, `{}` → `"[object Object]"`).
+    String(Cow<'a, str>),
+}
+
+/// `ToPrimitive(value, number)` of a possibly absent JSON value (absent is
+/// `undefined`). Plain arrays and objects have no `valueOf` of their own, so
+/// they become their `toString()` text.
+pub fn to_primitive(value: Option<&Value>) -> Primitive<'_> {
+    match value {
+        None => Primitive::Number(f64::NAN),
+        Some(Value::Null) => Primitive::Number(0.0),
+        Some(Value::Bool(b)) => Primitive::Number(if *b { 1.0 } else { 0.0 }),
+        Some(Value::Number(n)) => Primitive::Number(n.as_f64().unwrap_or(f64::NAN)),
+        Some(Value::String(s)) => Primitive::String(Cow::Borrowed(s)),
+        Some(other) => Primitive::String(to_js_string(Some(other))),
+    }
+}
+
+/// `Number(value)` (`ToNumber`) of a possibly absent JSON value: `""`, `" "`,
+/// `[]`, `null` and `false` are 0, `true` is 1, `{}` and `undefined` NaN.
+pub fn to_number(value: Option<&Value>) -> f64 {
+    match to_primitive(value) {
+        Primitive::Number(n) => n,
+        Primitive::String(s) => string_to_number(&s),
+    }
+}
+
+/// `Number(text)`: ECMAScript's StringToNumber. Surrounding whitespace is
+/// ignored and an empty or all-whitespace text is 0; otherwise the text must
+/// be a decimal literal (`+`/`-`, digits, one `.`, an exponent), `Infinity`
+/// with an optional sign, or an unsigned `0x`/`0o`/`0b` integer; anything else
+/// (`1_000`, `1n`, `0x`, `inf`) is NaN.
+pub fn string_to_number(text: &str) -> f64 {
+    let text = trim(text);
+    if text.is_empty() {
+        return 0.0;
+    }
+    let (sign, unsigned) = match text.as_bytes()[0] {
+        b'-' => (-1.0, &text[1..]),
+        b'+' => (1.0, &text[1..]),
+        _ => (1.0, text),
+    };
+    if unsigned == "Infinity" {
+        return sign * f64::INFINITY;
+    }
+    let radix = match unsigned.get(..2) {
+        Some("0x" | "0X") => Some(16),
+        Some("0o" | "0O") => Some(8),
+        Some("0b" | "0B") => Some(2),
+        _ => None,
+    };
+    if let Some(radix) = radix {
+        // A sign is not allowed before a radix prefix.
+        let digits = &unsigned[2..];
+        if unsigned.len() != text.len() || digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+            return f64::NAN;
+        }
+        return digits.chars().filter_map(|c| c.to_digit(radix)).fold(0.0, |n, d| n * f64::from(radix) + f64::from(d));
+    }
+    if is_decimal_literal(unsigned) { unsigned.parse::<f64>().map_or(f64::NAN, |n| sign * n) } else { f64::NAN }
+}
+
+/// StrUnsignedDecimalLiteral: `digits [. digits] [e±digits]` or
+/// `. digits [e±digits]`, with at least one digit before the exponent.
+fn is_decimal_literal(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    let digits = |at: &mut usize| {
+        let start = *at;
+        while bytes.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        *at - start
+    };
+    let mut mantissa = digits(&mut at);
+    if bytes.get(at) == Some(&b'.') {
+        at += 1;
+        mantissa += digits(&mut at);
+    }
+    if mantissa == 0 {
+        return false;
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(bytes.get(at), Some(b'+' | b'-')) {
+            at += 1;
+        }
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    at == bytes.len()
+}
+
+/// `x < y` with JavaScript's loose rules (IsLessThan): both sides become
+/// primitives; two strings compare by UTF-16 code units, anything else by
+/// `ToNumber`, where a NaN makes the comparison false whichever way it is
+/// asked (`{} < 1` and `{} > 1` are both false).
+pub fn loose_less_than(x: Option<&Value>, y: Option<&Value>) -> bool {
+    is_less_than(&to_primitive(x), &to_primitive(y)) == Some(true)
+}
+
+/// `x > y` with JavaScript's loose rules (`y < x`, operands converted left to right).
+pub fn loose_greater_than(x: Option<&Value>, y: Option<&Value>) -> bool {
+    is_less_than(&to_primitive(y), &to_primitive(x)) == Some(true)
+}
+
+/// IsLessThan on primitives: `None` is `undefined` (a NaN was involved).
+fn is_less_than(x: &Primitive<'_>, y: &Primitive<'_>) -> Option<bool> {
+    let number = |p: &Primitive<'_>| match p {
+        Primitive::Number(n) => *n,
+        Primitive::String(s) => string_to_number(s),
+    };
+    match (x, y) {
+        (Primitive::String(a), Primitive::String(b)) => Some(cmp_utf16(a, b) == Ordering::Less),
+        _ => {
+            let (a, b) = (number(x), number(y));
+            (!a.is_nan() && !b.is_nan()).then_some(a < b)
+        }
+    }
+}
+
+/// `Math.min(a, b)` on numbers: NaN if either is NaN, and -0 below +0.
+pub fn math_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a == b {
+        if a.is_sign_negative() { a } else { b }
+    } else {
+        a.min(b)
+    }
+}
+
+/// `Array.prototype.sort` with a comparator: a stable sort that also
+/// tolerates a comparator that is not a total order (JavaScript comparators
+/// that return NaN, or that mix keys, are not), where the standard
+/// library's sorts may panic. A merge sort: the right run's head goes first
+/// only when it compares strictly less.
+pub fn sort_by<T>(items: Vec<T>, mut compare: impl FnMut(&T, &T) -> Ordering) -> Vec<T> {
+    merge_sort(items, &mut compare)
+}
+
+fn merge_sort<T>(mut items: Vec<T>, compare: &mut impl FnMut(&T, &T) -> Ordering) -> Vec<T> {
+    if items.len() <= 1 {
+        return items;
+    }
+    let right = items.split_off(items.len() / 2);
+    let (left, right) = (merge_sort(items, compare), merge_sort(right, compare));
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let mut left = left.into_iter().peekable();
+    let mut right = right.into_iter().peekable();
+    loop {
+        let take_right = match (left.peek(), right.peek()) {
+            (Some(l), Some(r)) => compare(r, l) == Ordering::Less,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => break,
+        };
+        merged.extend(if take_right { right.next() } else { left.next() });
+    }
+    merged
+}
+
+/// ICU's root collation with default options, as V8 builds it for
+/// `localeCompare` without arguments (tertiary strength, non-ignorable
+/// punctuation, no numeric ordering). `None` only if the compiled-in data
+/// were unusable, which the tests rule out.
+static ROOT_COLLATOR: LazyLock<Option<CollatorBorrowed<'static>>> =
+    LazyLock::new(|| Collator::try_new(Default::default(), Default::default()).ok());
+
+/// `a.localeCompare(b)` with no arguments, as V8 ships it: the ICU root
+/// collation. Case-insensitive first (`a` < `B`), lower case before upper
+/// case on a tie (`a` < `A`), punctuation and symbols before digits before
+/// letters, `_` before `-` before `.`. Strings that differ only in
+/// completely ignorable characters (most control characters) compare equal,
+/// as they do in V8.
+pub fn locale_compare(a: &str, b: &str) -> Ordering {
+    let Some(collator) = ROOT_COLLATOR.as_ref() else { return cmp_utf16(a, b) };
+    if a.contains(MARK) || b.contains(MARK) {
+        // Lone surrogates are held as marks: compare the code units JavaScript has.
+        return collator.compare_utf16(&to_utf16(a), &to_utf16(b));
+    }
+    collator.compare(a, b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,6 +603,74 @@ mod tests {
         assert_eq!(to_js_string(Some(&json!(1e21))), "1e+21");
         assert_eq!(to_js_string(Some(&json!([1, null, [2, "x"]]))), "1,,2,x");
         assert_eq!(to_js_string(None), "undefined");
+    }
+
+    #[test]
+    fn string_to_number_follows_the_string_numeric_literal_grammar() {
+        for (text, expected) in [
+            ("", 0.0),
+            (" \u{feff}\n", 0.0),
+            (" 12 ", 12.0),
+            ("-1.5e3", -1500.0),
+            (".5", 0.5),
+            ("5.", 5.0),
+            ("+Infinity", f64::INFINITY),
+            ("0x1F", 31.0),
+            ("0b101", 5.0),
+            ("0o17", 15.0),
+            ("00012", 12.0),
+        ] {
+            assert_eq!(string_to_number(text), expected, "{text:?}");
+        }
+        for text in ["abc", "1_000", "1n", "0x", "-0x1", "inf", "Infinityx", "1e", "e5", ".", "1 2", "\u{85}1"] {
+            assert!(string_to_number(text).is_nan(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn loose_comparisons_convert_like_javascript() {
+        let (one, two) = (json!(1), json!(2));
+        // `"" < 1`, `" " < 1`, `[] < 1`, `null < 1`, `false < 1` (all 0), `true < 2`.
+        for zero in [json!(""), json!(" "), json!([]), json!(null), json!(false)] {
+            assert!(loose_less_than(Some(&zero), Some(&one)), "{zero} < 1");
+            assert!(!loose_greater_than(Some(&zero), Some(&json!(0))), "{zero} > 0");
+        }
+        assert!(loose_less_than(Some(&json!(true)), Some(&two)));
+        assert!(!loose_less_than(Some(&json!(true)), Some(&one)));
+        // `{}` is NaN: never less, never greater.
+        assert!(!loose_less_than(Some(&json!({})), Some(&one)));
+        assert!(!loose_greater_than(Some(&json!({})), Some(&one)));
+        assert!(!loose_less_than(None, Some(&one)));
+        // `[5] < 6`: "5" then 5; two strings compare by code units.
+        assert!(loose_less_than(Some(&json!([5])), Some(&json!(6))));
+        assert!(loose_less_than(Some(&json!("10")), Some(&json!("9"))));
+        assert!(!loose_less_than(Some(&json!("10")), Some(&json!(9))));
+        assert_eq!(to_number(Some(&json!([[7]]))), 7.0);
+        assert!(to_number(Some(&json!([1, 2]))).is_nan());
+    }
+
+    #[test]
+    fn math_min_propagates_nan_and_prefers_negative_zero() {
+        assert!(math_min(f64::NAN, 1.0).is_nan());
+        assert!(math_min(1.0, f64::NAN).is_nan());
+        assert!(math_min(0.0, -0.0).is_sign_negative());
+        assert_eq!(math_min(3.0, -2.0), -2.0);
+    }
+
+    #[test]
+    fn locale_compare_is_the_icu_root_collation() {
+        // The order V8 (ICU 78, Node 20) gives these ids with `localeCompare`.
+        let v8_order = ["_", "-", ".", "😀", "1", "a", "A", "a_b", "a-b", "ab", "aB", "Ab", "b", "B", "E", "é"];
+        let mut ids = v8_order.to_vec();
+        ids.reverse();
+        ids.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(ids, v8_order);
+        assert_eq!(locale_compare("a", "a"), Ordering::Equal);
+        assert_eq!(locale_compare("a10", "a9"), Ordering::Less, "no numeric ordering");
+        assert_eq!(locale_compare("msg_2", "msg-1"), Ordering::Less, "`_` sorts before `-`");
+        assert_eq!(locale_compare("Z", "ä"), Ordering::Greater);
+        // Completely ignorable characters do not count (V8 answers 0 too).
+        assert_eq!(locale_compare("a\u{1}", "a"), Ordering::Equal);
     }
 
     #[test]

@@ -89,6 +89,29 @@ impl Suite for PaginationSuite {
         Ok(CaseParts { input: Value::Object(input), expected: Value::Object(expected) })
     }
 
+    /// The inverse of the input side of [`Suite::split`] (how `reduce` and
+    /// `capture` assemble documents): the document's ops become the input's
+    /// ops. When the counts agree, each op keeps the expected* members of the
+    /// document's op at its index, so that splitting gives back the same
+    /// parts; otherwise (ops were removed) the ops carry no expectations until
+    /// [`Suite::with_expected`] puts the recomputed ones in.
+    fn with_input(&self, document: &Value, input: &Value) -> Result<Value, String> {
+        let mut object = document.as_object().ok_or("the document is not a JSON object")?.clone();
+        let input_ops = input.get("ops").and_then(Value::as_array).ok_or("the input has no `ops` array")?;
+        let stored_ops = object.get("ops").and_then(Value::as_array).filter(|ops| ops.len() == input_ops.len());
+        let mut ops = Vec::with_capacity(input_ops.len());
+        for (index, op) in input_ops.iter().enumerate() {
+            let mut op = op.as_object().ok_or_else(|| format!("input ops[{index}] is not an object"))?.clone();
+            op.retain(|key, _| !is_expectation(key));
+            if let Some(Value::Object(stored)) = stored_ops.and_then(|stored| stored.get(index)) {
+                op.extend(stored.iter().filter(|(key, _)| is_expectation(key)).map(|(k, v)| (k.clone(), v.clone())));
+            }
+            ops.push(Value::Object(op));
+        }
+        object.insert("ops".to_owned(), Value::Array(ops));
+        Ok(Value::Object(object))
+    }
+
     /// The inverse of [`Suite::split`]: each op's expected* members are
     /// replaced in place by the given ones, and `expectedState` is replaced.
     fn with_expected(&self, document: &Value, expected: &Value) -> Result<Value, String> {
@@ -159,4 +182,47 @@ fn is_expectation(key: &str) -> bool {
 
 fn op_kind(op: &Map<String, Value>) -> &str {
     op.get("op").and_then(Value::as_str).unwrap_or("?")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn document() -> Value {
+        json!({
+            "fixtureVersion": 1, "name": "n", "description": "d",
+            "ops": [
+                {"op": "sse-messages", "messages": []},
+                {"op": "fetch-older", "responses": [], "expectedRequests": [], "expectedOutcome": {"kind": "x"}}
+            ],
+            "expectedState": {"messages": []}
+        })
+    }
+
+    #[test]
+    fn with_input_inverts_the_input_side_of_split() {
+        let document = document();
+        let parts = PaginationSuite.split(&document).unwrap();
+        assert_eq!(PaginationSuite.with_input(&document, &parts.input).unwrap(), document);
+        let changed =
+            json!({"ops": [{"op": "sse-messages", "messages": [{"id": "a"}]}, {"op": "fetch-older", "responses": []}]});
+        let updated = PaginationSuite.with_input(&document, &changed).unwrap();
+        assert_eq!(PaginationSuite.split(&updated).unwrap().input, changed);
+        assert_eq!(PaginationSuite.split(&updated).unwrap().expected, parts.expected);
+    }
+
+    #[test]
+    fn with_input_of_fewer_ops_leaves_the_expectations_to_with_expected() {
+        let document = document();
+        let fewer = json!({"ops": [{"op": "fetch-older", "responses": []}]});
+        let updated = PaginationSuite.with_input(&document, &fewer).unwrap();
+        assert_eq!(updated["ops"], json!([{"op": "fetch-older", "responses": []}]));
+        let expected =
+            json!({"ops": [{"expectedRequests": [], "expectedOutcome": {"kind": "y"}}], "expectedState": {}});
+        let complete = PaginationSuite.with_expected(&updated, &expected).unwrap();
+        assert_eq!(PaginationSuite.split(&complete).unwrap(), CaseParts { input: fewer, expected });
+        assert!(PaginationSuite.with_input(&document, &json!({"ops": [1]})).is_err());
+        assert!(PaginationSuite.with_input(&document, &json!({})).is_err());
+    }
 }

@@ -3,7 +3,7 @@
 //! (timing, descriptions, usage per block) are not modelled: nothing
 //! normative depends on them.
 
-use super::model::{Attachment, Event, NormalizedMessage};
+use super::model::{Attachment, BlockId, Event, NormalizedMessage, Stamp};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -11,11 +11,12 @@ use std::borrow::Cow;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block<'a> {
     /// Block id (`<message id>`, `<message id>:<index>` or a tool id).
-    pub id: Cow<'a, str>,
-    /// Client-generated id (null when absent); agent events do not project it.
-    pub local_id: Option<&'a str>,
-    /// Creation time in epoch milliseconds.
-    pub created_at: f64,
+    pub id: BlockId<'a>,
+    /// Client-generated id as the wire has it (`None` projects as null);
+    /// agent events do not project it.
+    pub local_id: Option<&'a Value>,
+    /// Creation time in epoch milliseconds (the wire value as it is).
+    pub created_at: Stamp<'a>,
     /// `invokedAt` tri-state (only a number is projected).
     pub invoked_at: Option<&'a Value>,
     /// Kind-specific members.

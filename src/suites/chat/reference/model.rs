@@ -9,19 +9,71 @@
 //! renders).
 
 use super::verbatim::deep_clone;
-use crate::suites::js::get;
+use crate::suites::js::{get, math_min, number, to_js_string, to_number};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+
+/// A time member (`createdAt`) as the pipeline holds it. JavaScript copies
+/// the wire value whatever its type; only comparisons convert it
+/// (`Number(x)`), and a computed time can be NaN, which projects as null.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stamp<'a> {
+    /// A number.
+    Number(f64),
+    /// A wire value that is not a number (or null), kept as it is.
+    Wire(&'a Value),
+    /// `undefined` (no member): not projected.
+    Absent,
+}
+
+impl<'a> Stamp<'a> {
+    /// The wire member as it is.
+    pub fn of(value: Option<&'a Value>) -> Self {
+        match value {
+            None => Stamp::Absent,
+            Some(Value::Number(n)) => Stamp::Number(n.as_f64().unwrap_or(f64::NAN)),
+            Some(other) => Stamp::Wire(other),
+        }
+    }
+
+    /// `Number(x)`: what a comparison or `Math.min` sees.
+    pub fn to_number(self) -> f64 {
+        match self {
+            Stamp::Number(n) => n,
+            Stamp::Wire(value) => to_number(Some(value)),
+            Stamp::Absent => f64::NAN,
+        }
+    }
+
+    /// `Math.min(a, b)`: a number (NaN when either is not a number).
+    pub fn min(self, other: Stamp<'_>) -> Stamp<'a> {
+        Stamp::Number(math_min(self.to_number(), other.to_number()))
+    }
+
+    /// The value projected, `None` when absent.
+    pub fn project(self) -> Option<Value> {
+        match self {
+            Stamp::Number(n) => Some(number(n)),
+            Stamp::Wire(value) => Some(deep_clone(value)),
+            Stamp::Absent => None,
+        }
+    }
+}
 
 /// One wire message after normalization.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NormalizedMessage<'a> {
-    /// The wire `id` (as JavaScript would print it when it is not a string).
+    /// The wire `id` as text (`String(id)`: `7`, `undefined` when it is
+    /// not a string), the basis of item ids and default uuids.
     pub id: Cow<'a, str>,
-    /// The wire `localId` when it is a string, else `None` (null).
-    pub local_id: Option<&'a str>,
-    /// The wire `createdAt` (0 when it is not a number).
-    pub created_at: f64,
+    /// The id of blocks whose id is the message id: the wire `id` as it is
+    /// (a number stays a number, an absent id gives blocks without one).
+    pub block_id: BlockId<'a>,
+    /// The wire `localId` when present and not null, as it is (`None`
+    /// projects as null).
+    pub local_id: Option<&'a Value>,
+    /// The wire `createdAt`, as it is.
+    pub created_at: Stamp<'a>,
     /// Role and content.
     pub content: Content<'a>,
     /// Whether the message belongs to a subagent (sidechain) transcript.
@@ -50,8 +102,10 @@ pub struct NormalizedMessage<'a> {
 impl<'a> NormalizedMessage<'a> {
     /// A message with its identity and content only: not in a sidechain,
     /// without meta, usage, model, agent timestamp or client members.
-    pub fn new(id: Cow<'a, str>, local_id: Option<&'a str>, created_at: f64, content: Content<'a>) -> Self {
+    /// The message's blocks are identified by the text `id`.
+    pub fn new(id: Cow<'a, str>, local_id: Option<&'a Value>, created_at: Stamp<'a>, content: Content<'a>) -> Self {
         NormalizedMessage {
+            block_id: BlockId::Text(id.clone()),
             id,
             local_id,
             created_at,
@@ -99,6 +153,44 @@ impl<'a> NormalizedMessage<'a> {
     /// `meta.sentFrom === "cli"`.
     pub fn sent_from_cli(&self) -> bool {
         matches!(self.meta.and_then(|m| get(m, "sentFrom")), Some(Value::String(s)) if s == "cli")
+    }
+}
+
+/// A block id: text, or (for blocks whose id is the id of a wire message
+/// that has no string id) that member as it is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BlockId<'a> {
+    /// Text.
+    Text(Cow<'a, str>),
+    /// A wire id that is not a string, projected as it is.
+    Wire(&'a Value),
+    /// The wire message has no `id`: the block has none either.
+    Undefined,
+}
+
+impl<'a> BlockId<'a> {
+    /// `String(id)`, what ids built from this one and lookups use.
+    pub fn text(&self) -> Cow<'a, str> {
+        match self {
+            BlockId::Text(text) => text.clone(),
+            BlockId::Wire(value) => to_js_string(Some(value)),
+            BlockId::Undefined => Cow::Borrowed("undefined"),
+        }
+    }
+
+    /// The projected `id`, `None` when there is none.
+    pub fn project(&self) -> Option<Value> {
+        match self {
+            BlockId::Text(text) => Some(Value::String(text.to_string())),
+            BlockId::Wire(value) => Some(deep_clone(value)),
+            BlockId::Undefined => None,
+        }
+    }
+}
+
+impl<'a> From<Cow<'a, str>> for BlockId<'a> {
+    fn from(text: Cow<'a, str>) -> Self {
+        BlockId::Text(text)
     }
 }
 

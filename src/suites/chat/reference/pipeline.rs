@@ -47,12 +47,25 @@ mod tests {
     }
 
     #[test]
-    fn rows_that_are_not_objects_are_dropped_and_a_non_list_is_no_messages() {
+    fn rows_that_are_not_objects_are_read_as_empty_rows_and_a_non_list_is_no_messages() {
+        // The web pipeline reads `0` or `"x"` as a row without members (a
+        // no-envelope fallback without id or createdAt) and throws on `null`.
         let mut trace = RuleSet::default();
-        let output =
-            run(&json!({"messages": [5, null, "x", user("u1", "hi", 1)], "agentState": null}), &mut trace).unwrap();
-        assert_eq!(output["blocks"].as_array().map(Vec::len), Some(1));
-        assert!(trace.0.contains("message.not-an-object-dropped"));
+        let output = run(&json!({"messages": [0, null, user("u1", "hi", 1)], "agentState": null}), &mut trace).unwrap();
+        assert_eq!(
+            output["blocks"][0],
+            json!({"kind": "agent-text", "id": "undefined:0", "localId": null, "text": "undefined"})
+        );
+        assert_eq!(output["blocks"].as_array().map(Vec::len), Some(2));
+        assert!(trace.0.contains("message.not-an-object-read-as-empty"));
+        assert!(trace.0.contains("message.null-dropped"));
+
+        let output = run(&json!({"messages": [{}]}), &mut NoTrace).unwrap();
+        assert_eq!(
+            output["blocks"][0],
+            json!({"kind": "agent-text", "id": "undefined:0", "localId": null, "text": "undefined"}),
+            "`{{}}`: no createdAt"
+        );
 
         let mut trace = RuleSet::default();
         let output = run(&json!({"messages": {"0": user("u1", "hi", 1)}}), &mut trace).unwrap();
@@ -83,13 +96,20 @@ mod tests {
     }
 
     #[test]
-    fn message_ids_of_other_types_print_like_javascript() {
+    fn ids_times_and_local_ids_of_other_types_are_copied_as_they_are() {
         let input = json!({"messages": [
-            {"id": 7, "createdAt": "late", "localId": 3, "content": {"role": "agent", "content": "x"}}
+            {"id": 7, "createdAt": "late", "localId": 3, "invokedAt": "soon", "content": {"role": "agent", "content": "x"}},
+            {"id": 8, "createdAt": [1], "localId": {"k": 1}, "content": {"role": "user", "content": "hi"}}
         ]});
         let output = run(&input, &mut NoTrace).unwrap();
-        assert_eq!(output["blocks"][0]["id"], "7:0");
-        assert_eq!(output["blocks"][0]["createdAt"], 0);
-        assert_eq!(output["blocks"][0]["localId"], Value::Null);
+        // Item ids are built as text; the block whose id is the message id keeps it.
+        assert_eq!(
+            output["blocks"][0],
+            json!({"kind": "agent-text", "id": "7:0", "createdAt": "late", "localId": 3, "text": "x"})
+        );
+        assert_eq!(
+            output["blocks"][1],
+            json!({"kind": "user-text", "id": 8, "createdAt": [1], "localId": {"k": 1}, "text": "hi"})
+        );
     }
 }

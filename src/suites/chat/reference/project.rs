@@ -6,6 +6,7 @@
 use super::blocks::{Block, Body, Permission, ToolCard};
 use super::fold::{Folded, LatestUsage};
 use super::group::Visible;
+use super::model::Stamp;
 use crate::suites::chat::reference::verbatim::deep_clone;
 use crate::suites::js::{number, string};
 use serde_json::{Map, Value};
@@ -16,13 +17,18 @@ use std::borrow::Cow;
 pub fn project(folded: Folded<'_>, visible: &[Visible]) -> Value {
     // Group members are addressed by position; their ids are needed after
     // the blocks have been moved into values.
-    let group_ids: Vec<(String, String, f64, Option<Value>)> = visible
+    let group_ids: Vec<(String, String, Stamp<'_>, Option<Value>)> = visible
         .iter()
         .filter_map(|item| match *item {
             Visible::Group { start, end, .. } => {
                 let first = folded.blocks.get(start)?;
                 let last = folded.blocks.get(end.checked_sub(1)?)?;
-                Some((first.id.to_string(), last.id.to_string(), first.created_at, first.invoked_at.cloned()))
+                Some((
+                    first.id.text().into_owned(),
+                    last.id.text().into_owned(),
+                    first.created_at,
+                    first.invoked_at.cloned(),
+                ))
             }
             Visible::Block(_) => None,
         })
@@ -59,11 +65,23 @@ fn project_usage(usage: LatestUsage) -> Value {
     Value::Object(out)
 }
 
-fn head(kind: &str, id: Value, created_at: f64, invoked_at: Option<&Value>, capacity: usize) -> Map<String, Value> {
+/// `kind`, `id` and `createdAt` (each omitted when the block has none), and
+/// `invokedAt` when it is a number.
+fn head(
+    kind: &str,
+    id: Option<Value>,
+    created_at: Stamp<'_>,
+    invoked_at: Option<&Value>,
+    capacity: usize,
+) -> Map<String, Value> {
     let mut out = Map::with_capacity(capacity);
     out.insert("kind".to_owned(), string(kind));
-    out.insert("id".to_owned(), id);
-    out.insert("createdAt".to_owned(), number(created_at));
+    if let Some(id) = id {
+        out.insert("id".to_owned(), id);
+    }
+    if let Some(created_at) = created_at.project() {
+        out.insert("createdAt".to_owned(), created_at);
+    }
     if let Some(invoked_at @ Value::Number(_)) = invoked_at {
         out.insert("invokedAt".to_owned(), invoked_at.clone());
     }
@@ -96,9 +114,9 @@ fn project_block(block: Block<'_>) -> Value {
             Body::ToolCall(_) => "tool-call",
         };
         let Block { id, local_id, created_at, invoked_at, body } = block;
-        let mut out = head(kind, text(id.clone()), created_at, invoked_at, 8);
+        let mut out = head(kind, id.project(), created_at, invoked_at, 8);
         if !matches!(body, Body::AgentEvent { .. }) {
-            out.insert("localId".to_owned(), local_id.map_or(Value::Null, string));
+            out.insert("localId".to_owned(), local_id.map_or(Value::Null, deep_clone));
         }
         match body {
             Body::UserText { text: user_text, attachments } => {
@@ -140,7 +158,7 @@ fn project_block(block: Block<'_>) -> Value {
             Body::ToolCall(card) => {
                 let ToolCard { name, state, input, result, permission, children, .. } = *card;
                 let mut tool = Map::with_capacity(6);
-                tool.insert("id".to_owned(), text(id));
+                tool.insert("id".to_owned(), text(id.text()));
                 tool.insert("name".to_owned(), text(name));
                 tool.insert("state".to_owned(), string(state.as_str()));
                 if let Some(input) = input {
@@ -183,13 +201,13 @@ fn project_permission(permission: Permission<'_>) -> Value {
 fn project_group(
     first: String,
     last: String,
-    created_at: f64,
+    created_at: Stamp<'_>,
     invoked_at: Option<&Value>,
     members: Vec<Value>,
     id_from_last: bool,
 ) -> Value {
     let group_id = format!("tool-group:{}", if id_from_last { &last } else { &first });
-    let mut out = head("tool-group", Value::String(group_id), created_at, invoked_at, 7);
+    let mut out = head("tool-group", Some(Value::String(group_id)), created_at, invoked_at, 7);
     out.insert("firstToolId".to_owned(), Value::String(first));
     out.insert("lastToolId".to_owned(), Value::String(last));
     out.insert("tools".to_owned(), Value::Array(members));

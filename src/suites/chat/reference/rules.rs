@@ -8,7 +8,8 @@
 /// Every rule id the chat reference can report, grouped by pipeline stage.
 pub const RULES: &[&str] = &[
     // Wire rows
-    "message.not-an-object-dropped",
+    "message.not-an-object-read-as-empty",
+    "message.null-dropped",
     // Envelope unwrap (chat-normalize §4)
     "envelope.none-stringified",
     "envelope.record.data-message",
@@ -139,9 +140,11 @@ pub const RULES: &[&str] = &[
     "reduce.permission.completed-wins",
     "reduce.permission.from-result",
     "reduce.permission.pending-request",
+    "reduce.permission.request-map-array",
     "reduce.permission.result-merged-with-entry",
     "reduce.permission.synthesized-pending",
     "reduce.permission.synthesized-too-old",
+    "reduce.permission.synthesized-time-not-a-number",
     "reduce.permission.synthesized-wall-clock",
     "reduce.reasoning.stream-continued",
     "reduce.sidechain.task-notification",

@@ -161,5 +161,5 @@ pub fn normalize_and_sort(mut rows: Vec<Row>, trace: &mut dyn RuleTrace) -> Vec<
             row.status = Some("sent".to_owned());
         }
     }
-    sort_rows(rows)
+    sort_rows(rows, trace)
 }

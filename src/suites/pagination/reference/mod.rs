@@ -9,6 +9,34 @@
 //!
 //! The store asks the chat pipeline one question, whether a row renders; it
 //! does not keep its own copy of those rules.
+//!
+//! # Where the reference follows the web pipeline's quirks
+//!
+//! - **Ties broken by id.** Rows that tie on position are ordered by
+//!   `localeCompare`, the ICU root collation V8 ships
+//!   ([`crate::suites::js::locale_compare`]): case-insensitive first, lower
+//!   case before upper case on a tie, punctuation as ICU orders it (`_`
+//!   before `-` before `.`, all before digits and letters). The HAPI fixture
+//!   README asks native ports for a code-unit comparison here, so whenever
+//!   the collation decides an order that a code-unit comparison would not,
+//!   the window raises a portability note
+//!   ([`crate::suite::RuleTrace::not_portable`]) and `regen` and `capture`
+//!   warn that the fixture is not portable ([`row::sort_rows`]).
+//! - **Duplicate ids, then a latest page.** The web pipeline snapshots the
+//!   window by id when it sends a latest request and merges back, over the
+//!   response, every non-optimistic row that is not the snapshot's row for
+//!   its id. With two rows sharing an id (a delivery into an empty window
+//!   keeps both) the snapshot holds the last, the first is merged back and
+//!   wins: an empty latest page leaves one row, the first copy, and moves the
+//!   newest cursor to it. pagination.md §9.2 says the sequential replay of
+//!   that concurrency handling is exact; with repeated ids it is not
+//!   ([`store`], `concurrent_rows`). After and older pages are merged as
+//!   §9.1 says (the later copy takes the earlier one's slot).
+//!
+//! Left open by the web pipeline: when rows tie on `at` and mix numeric and
+//! missing `seq`, the comparison is not a total order and the web's order
+//! depends on its sort algorithm; the reference sorts with a stable merge
+//! sort that cannot fail on it ([`crate::suites::js::sort_by`]).
 
 pub mod merge;
 pub mod page;

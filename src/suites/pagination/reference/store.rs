@@ -12,7 +12,7 @@ use super::trim::{HISTORY_WINDOW, OLDER_LOAD_WINDOW, TAIL_WINDOW, TrimMode, trim
 use crate::suite::RuleTrace;
 use serde_json::{Number, Value, json};
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Which end of the conversation the user is looking at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,13 +157,22 @@ impl Store {
         });
         let retained: Vec<Row> = page.rows.into_iter().filter(Row::is_retained).collect();
         let previous = std::mem::take(&mut self.rows);
+        let concurrent = concurrent_rows(&previous);
         let preserved = if replace {
             trace.hit("pagination.latest.replace-keeps-optimistic");
-            previous.into_iter().filter(Row::is_optimistic).collect()
+            let mut preserved: Vec<Row> = previous.iter().filter(|row| row.is_optimistic()).cloned().collect();
+            preserved.extend(concurrent.iter().cloned());
+            preserved
         } else {
             previous
         };
-        let (rows, trimmed) = trim(merge(preserved, retained, trace), TAIL_WINDOW, TrimMode::Append, trace);
+        let mut merged = merge(preserved, retained, trace);
+        if !concurrent.is_empty() {
+            // Merged back over the response, so they win over its rows.
+            trace.hit("pagination.latest.duplicate-merged-back");
+            merged = merge(merged, concurrent, trace);
+        }
+        let (rows, trimmed) = trim(merged, TAIL_WINDOW, TrimMode::Append, trace);
         self.rows = rows;
         self.newest_cursor = max_position(snapshot_head, newest_position(&self.rows));
         self.older_cursor = if trimmed {
@@ -436,6 +445,29 @@ impl Store {
 /// A row whose queued state the server is asked about: queued, with a
 /// non-empty `localId`, and stored or already acknowledged (an optimistic row
 /// still `sending` or without status is excluded).
+/// The rows a latest-page application treats as concurrent arrivals.
+///
+/// The web pipeline snapshots the window by id when it sends a latest
+/// request, and when the response is merged, every non-optimistic row that
+/// is not the snapshot's row for its id counts as having arrived while the
+/// request was in flight: it is kept even when the page replaces the window,
+/// and merged again after the response. In a sequential replay nothing
+/// arrives meanwhile, but a window holding two rows with one id (a delivery
+/// into an empty window keeps both) snapshots only the last of them, so the
+/// earlier copies are such rows. (pagination.md §9.2 calls the sequential
+/// replay exact; it is not, for this reason.)
+fn concurrent_rows(rows: &[Row]) -> Vec<Row> {
+    let mut last_of_id: HashMap<&str, usize> = HashMap::new();
+    for (index, row) in rows.iter().enumerate() {
+        last_of_id.insert(row.id.as_str(), index);
+    }
+    rows.iter()
+        .enumerate()
+        .filter(|(index, row)| !row.is_optimistic() && last_of_id.get(row.id.as_str()) != Some(index))
+        .map(|(_, row)| row.clone())
+        .collect()
+}
+
 fn is_reconcile_candidate(row: &Row) -> bool {
     row.local_key().is_some()
         && row.is_queued()

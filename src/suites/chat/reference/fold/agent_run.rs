@@ -11,7 +11,7 @@ use crate::suites::chat::reference::model::{
     AgentItem, Content, Event, NormalizedMessage, TextItem, ToolCall, ToolResult,
 };
 use crate::suites::chat::reference::verbatim::deep_clone;
-use crate::suites::js::{collapse_whitespace, entries, get, is_obj, str_of, string, truthy};
+use crate::suites::js::{collapse_whitespace, entries, get, is_obj, locale_compare, sort_by, str_of, string, truthy};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -27,6 +27,12 @@ enum RunKind {
 /// Values read from one agent-run event.
 struct RunEvent<'e> {
     value: &'e Value,
+    /// The agentId the event names: `agentId` when it is a string (`""`
+    /// included), else `agent_id` when it is a string. Written into the
+    /// card's input as it is (null when there is none).
+    named_agent_id: Option<&'e str>,
+    /// The agentId decisions use (which card, whether there is an agent):
+    /// the named one when it is not empty.
     agent_id: Option<&'e str>,
     status: &'e str,
     status_text: Option<&'e str>,
@@ -36,11 +42,11 @@ struct RunEvent<'e> {
 impl<'e> RunEvent<'e> {
     fn read(value: &'e Value) -> Self {
         let first_string = |keys: [&str; 2]| keys.iter().find_map(|key| str_of(get(value, key)));
+        let named_agent_id = str_of(get(value, "agentId")).or_else(|| str_of(get(value, "agent_id")));
         RunEvent {
             value,
-            agent_id: str_of(get(value, "agentId"))
-                .or_else(|| str_of(get(value, "agent_id")))
-                .filter(|id| !id.is_empty()),
+            named_agent_id,
+            agent_id: named_agent_id.filter(|id| !id.is_empty()),
             status: str_of(get(value, "status")).unwrap_or("running"),
             status_text: first_string(["statusText", "status_text"]),
             activity_kind: first_string(["activityKind", "activity_kind"]),
@@ -142,11 +148,13 @@ impl<'a> Timeline<'a> {
             Some(agent) => format!("codex-agent:{agent}"),
             None => message.id.to_string(),
         };
+        // A string cardId is the raw id even when it is empty.
         let raw = ["cardId", "card_id"]
             .iter()
-            .find_map(|key| str_of(run.member(key)).filter(|id| !id.is_empty()))
+            .find_map(|key| str_of(run.member(key)))
             .map_or_else(|| fallback.clone(), str::to_owned);
-        let previous = run.agent_id.and_then(|agent| self.agents.get(agent)).cloned();
+        // A previous card recorded under the id "" counts as none.
+        let previous = run.agent_id.and_then(|agent| self.agents.get(agent)).filter(|id| !id.is_empty()).cloned();
         let had_previous = previous.is_some();
         let chosen = match &previous {
             Some(previous) if *previous != fallback && raw == fallback => previous.clone(),
@@ -162,7 +170,7 @@ impl<'a> Timeline<'a> {
             && run.agent_id.is_none()
             && let Some(fingerprint) = run.fingerprint()
         {
-            if let Some(earlier) = self.fingerprints.get(&fingerprint).cloned()
+            if let Some(earlier) = self.fingerprints.get(&fingerprint).filter(|id| !id.is_empty()).cloned()
                 && earlier != chosen
                 && self.is_orphan_card(&earlier)
             {
@@ -198,7 +206,7 @@ impl<'a> Timeline<'a> {
         match kind {
             RunKind::Start => {
                 let mut patch = vec![
-                    ("agentId", Some(run.agent_id.map_or(Value::Null, string))),
+                    ("agentId", Some(run.named_agent_id.map_or(Value::Null, string))),
                     ("agentStatus", Some(string(run.status))),
                     ("statusText", Some(string(run.status_text.unwrap_or("Starting")))),
                 ];
@@ -219,7 +227,7 @@ impl<'a> Timeline<'a> {
                     return;
                 }
                 let mut patch = vec![
-                    ("agentId", run.agent_id.map(string)),
+                    ("agentId", Some(run.named_agent_id.map_or(Value::Null, string))),
                     ("agentStatus", Some(string(run.status))),
                     ("statusText", Some(string(run.status_text.unwrap_or(run.status)))),
                 ];
@@ -307,8 +315,15 @@ impl<'a> Timeline<'a> {
         } else {
             let mut traces = previous_card.traces;
             traces.append(&mut card.traces);
-            traces.sort_by(|a, b| a.created_at.total_cmp(&b.created_at).then_with(|| locale_compare(&a.id, &b.id)));
-            card.traces = traces;
+            card.traces = sort_by(traces, |a, b| {
+                // `a.createdAt - b.createdAt || a.id.localeCompare(b.id)`: a NaN difference is a tie.
+                let difference = a.created_at.to_number() - b.created_at.to_number();
+                match difference.partial_cmp(&0.0) {
+                    Some(Ordering::Less) => Ordering::Less,
+                    Some(Ordering::Greater) => Ordering::Greater,
+                    _ => locale_compare(&a.id, &b.id),
+                }
+            });
             rebuild_children(card, shared);
         }
         for target in self.fingerprints.values_mut().chain(self.agents.values_mut()) {
@@ -423,42 +438,4 @@ fn convert_trace<'a>(
         }
     };
     Some(NormalizedMessage::new(id, None, event_message.created_at, content))
-}
-
-/// An approximation of ICU root collation (what `localeCompare` uses) for
-/// ids: punctuation before digits before letters, letters case-insensitive
-/// first, lowercase before uppercase on a tie.
-fn locale_compare(a: &str, b: &str) -> Ordering {
-    fn primary(c: char) -> (u8, u32) {
-        const PUNCTUATION: &str = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$";
-        if c.is_whitespace() {
-            (0, c as u32)
-        } else if let Some(rank) = PUNCTUATION.find(c) {
-            (1, rank as u32)
-        } else if c.is_ascii_digit() {
-            (2, c as u32)
-        } else if c.is_ascii_alphabetic() {
-            (3, c.to_ascii_lowercase() as u32)
-        } else {
-            (4, c as u32)
-        }
-    }
-    a.chars()
-        .map(primary)
-        .cmp(b.chars().map(primary))
-        .then_with(|| a.chars().map(|c| c.is_ascii_uppercase()).cmp(b.chars().map(|c| c.is_ascii_uppercase())))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::locale_compare;
-    use std::cmp::Ordering;
-
-    #[test]
-    fn locale_order_puts_punctuation_first_and_ignores_case_first() {
-        assert_eq!(locale_compare("a", "B"), Ordering::Less);
-        assert_eq!(locale_compare("a", "A"), Ordering::Less);
-        assert_eq!(locale_compare("_x", "1"), Ordering::Less);
-        assert_eq!(locale_compare("a10", "a9"), Ordering::Less);
-    }
 }

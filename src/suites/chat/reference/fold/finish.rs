@@ -8,14 +8,20 @@ use crate::json::{Style, write_value};
 use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::{Block, Body, ToolCard, ToolState};
 use crate::suites::chat::reference::fast_map::FastSet;
-use crate::suites::chat::reference::model::{AgentItem, Event, EventOrigin, NormalizedMessage};
-use crate::suites::js::{get, trim};
+use crate::suites::chat::reference::model::{AgentItem, BlockId, Event, EventOrigin, NormalizedMessage, Stamp};
+use crate::suites::js::{get, loose_less_than, number, trim};
 use serde_json::Value;
 use std::borrow::Cow;
 
 /// Appends a pending card for every still-pending request that no tool call
 /// or result mentions (§7.1). `oldest` is the smallest createdAt among all
-/// normalized messages; `now` is the wall clock in epoch milliseconds.
+/// normalized messages (`Math.min`, so NaN when one is not a number); `now`
+/// is the wall clock in epoch milliseconds.
+///
+/// Only an absent or null `createdAt` is replaced by the wall clock. Any
+/// other value stays, is compared with `oldest` by JavaScript's loose `<`
+/// (`""`, `" "`, `[]` and `false` are 0, `true` is 1, `{}` is NaN and never
+/// older) and goes into the card as it is.
 pub(super) fn synthesize_pending_cards<'a>(
     blocks: &mut Vec<Block<'a>>,
     table: &PermissionTable<'a>,
@@ -37,19 +43,32 @@ pub(super) fn synthesize_pending_cards<'a>(
             _ => None,
         })
         .collect();
-    let root_cards: FastSet<String> = blocks.iter().filter(|b| b.tool().is_some()).map(|b| b.id.to_string()).collect();
+    let root_cards: FastSet<String> =
+        blocks.iter().filter(|b| b.tool().is_some()).map(|b| b.id.text().into_owned()).collect();
     for entry in &table.entries {
         if entry.permission.status_str() != Some("pending")
-            || tool_ids.contains(entry.id)
-            || root_cards.contains(entry.id)
+            || tool_ids.contains(&*entry.id)
+            || root_cards.contains(&*entry.id)
         {
             continue;
         }
-        let created_at = entry.created_at.unwrap_or_else(|| {
-            trace.hit("reduce.permission.synthesized-wall-clock");
-            now()
-        });
-        if oldest.is_some_and(|oldest| created_at < oldest) {
+        let created_at = match entry.created_at {
+            Some(created_at) => {
+                if !created_at.is_number() {
+                    trace.hit("reduce.permission.synthesized-time-not-a-number");
+                }
+                Stamp::of(Some(created_at))
+            }
+            None => {
+                trace.hit("reduce.permission.synthesized-wall-clock");
+                Stamp::Number(now())
+            }
+        };
+        let older = |oldest: f64| match created_at {
+            Stamp::Wire(value) => loose_less_than(Some(value), Some(&number(oldest))),
+            stamp => stamp.to_number() < oldest,
+        };
+        if oldest.is_some_and(older) {
             trace.hit("reduce.permission.synthesized-too-old");
             continue;
         }
@@ -64,7 +83,7 @@ pub(super) fn synthesize_pending_cards<'a>(
             traces: Vec::new(),
         };
         blocks.push(Block {
-            id: Cow::Borrowed(entry.id),
+            id: BlockId::Text(entry.id.clone()),
             local_id: None,
             created_at,
             invoked_at: None,

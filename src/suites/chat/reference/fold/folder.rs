@@ -12,6 +12,7 @@ use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::Block;
 use crate::suites::chat::reference::fast_map::FastSet;
 use crate::suites::chat::reference::model::NormalizedMessage;
+use crate::suites::js::math_min;
 use serde_json::Value;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -59,7 +60,8 @@ pub fn fold_with_clock<'a>(
         reduce_timeline(&lanes.root, &mut shared)
     };
     let mut blocks = blocks;
-    let oldest = messages.iter().map(|m| m.created_at).reduce(f64::min);
+    // `Math.min(...createdAt)`: NaN when any message's time is not a number.
+    let oldest = messages.iter().map(|m| m.created_at.to_number()).reduce(math_min);
     synthesize_pending_cards(&mut blocks, &table, messages, oldest, now, trace);
     let blocks = fold_api_errors(blocks, trace);
     let mut blocks = dedupe_events(blocks, trace);

@@ -76,7 +76,8 @@ impl<'r, 'a> Tracer<'r, 'a> {
             self.join(message, group, trace);
             return;
         }
-        match message.parent_uuid() {
+        // An empty parent uuid is no parent (the message is not an orphan).
+        match message.parent_uuid().filter(|parent| !parent.is_empty()) {
             Some(parent) => match self.recorded.get(parent) {
                 Some(&group) => {
                     trace.hit("reduce.lanes.parent-uuid");
@@ -92,10 +93,14 @@ impl<'r, 'a> Tracer<'r, 'a> {
     }
 
     /// (a) a known `parentToolUseId`, else (b) a sidechain prompt that
-    /// exactly equals a subagent call's prompt.
+    /// exactly equals a subagent call's prompt. A spawning message whose id
+    /// is `""` forms no group: the lookup counts as a miss.
     fn group_of(&self, message: &'r NormalizedMessage<'a>, trace: &mut dyn RuleTrace) -> Option<&'r str> {
-        if let Some(&group) =
-            message.parent_tool_use_id.filter(|id| !id.is_empty()).and_then(|id| self.spawning_tools.get(id))
+        if let Some(&group) = message
+            .parent_tool_use_id
+            .filter(|id| !id.is_empty())
+            .and_then(|id| self.spawning_tools.get(id))
+            .filter(|group| !group.is_empty())
         {
             trace.hit("reduce.lanes.parent-tool-use");
             return Some(group);
@@ -107,6 +112,7 @@ impl<'r, 'a> Tracer<'r, 'a> {
             AgentItem::Sidechain { prompt, .. } => self.spawning_prompts.get(&**prompt).copied(),
             _ => None,
         });
+        let group = group.filter(|group| !group.is_empty());
         if group.is_some() {
             trace.hit("reduce.lanes.prompt-match");
         }

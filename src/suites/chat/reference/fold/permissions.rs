@@ -5,7 +5,7 @@ use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::Permission;
 use crate::suites::chat::reference::fast_map::FastMap;
 use crate::suites::chat::reference::model::ResultPermission;
-use crate::suites::js::{entries, get, num, str_of};
+use crate::suites::js::{entries, get, is_obj, str_of};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -105,16 +105,17 @@ impl<'a> PermissionSeed<'a> {
 /// One permission-table entry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableEntry<'a> {
-    /// The request id (the map key).
-    pub id: &'a str,
+    /// The request id (the map key; an array's index as a decimal key).
+    pub id: Cow<'a, str>,
     /// The request's `tool` when it is a string.
     pub tool: Option<&'a str>,
     /// The request's `arguments` tri-state.
     pub arguments: Option<&'a Value>,
     /// The permission the entry contributes.
     pub permission: PermissionSeed<'a>,
-    /// The permission's `createdAt` when it is a number.
-    pub created_at: Option<f64>,
+    /// The request's `createdAt` when it is neither absent nor null,
+    /// whatever its type (only absent and null make the wall clock stand in).
+    pub created_at: Option<&'a Value>,
 }
 
 /// Request id → entry, completed requests first (§3.1).
@@ -122,16 +123,19 @@ pub struct TableEntry<'a> {
 pub struct PermissionTable<'a> {
     /// Entries in table order.
     pub entries: Vec<TableEntry<'a>>,
-    index: FastMap<&'a str, usize>,
+    index: FastMap<Cow<'a, str>, usize>,
 }
 
 impl<'a> PermissionTable<'a> {
-    /// Builds the table from `agentState`. Entries that are not JSON objects
-    /// carry nothing and are skipped.
+    /// Builds the table from `agentState`. A request map given as an array
+    /// is read as JavaScript reads an object (entries keyed `"0"`, `"1"`, …);
+    /// an entry that is not an object has no members (a completed one
+    /// carries the permission `{}`, a pending one `{status: "pending"}`),
+    /// except `null`, on which the web pipeline throws: it is skipped.
     pub fn build(agent_state: Option<&'a Value>, trace: &mut dyn RuleTrace) -> Self {
         let mut table = PermissionTable::default();
         let Some(state) = agent_state else { return table };
-        for (id, entry) in map_entries(get(state, "completedRequests")) {
+        for (id, entry) in map_entries(get(state, "completedRequests"), trace) {
             trace.hit("reduce.permission.completed-entry");
             let member = |key| get(entry, key).map(Cow::Borrowed);
             // null and missing become absent; allowTools and answers keep null.
@@ -146,8 +150,8 @@ impl<'a> PermissionTable<'a> {
             };
             table.push(id, entry, permission);
         }
-        for (id, entry) in map_entries(get(state, "requests")) {
-            if table.index.contains_key(id) {
+        for (id, entry) in map_entries(get(state, "requests"), trace) {
+            if table.index.contains_key(&id) {
                 trace.hit("reduce.permission.completed-wins");
                 continue;
             }
@@ -159,14 +163,14 @@ impl<'a> PermissionTable<'a> {
         table
     }
 
-    fn push(&mut self, id: &'a str, entry: &'a Value, permission: PermissionSeed<'a>) {
-        self.index.insert(id, self.entries.len());
+    fn push(&mut self, id: Cow<'a, str>, entry: &'a Value, permission: PermissionSeed<'a>) {
+        self.index.insert(id.clone(), self.entries.len());
         self.entries.push(TableEntry {
             id,
             tool: str_of(get(entry, "tool")),
             arguments: get(entry, "arguments"),
             permission,
-            created_at: num(get(entry, "createdAt")),
+            created_at: get(entry, "createdAt").filter(|created_at| !created_at.is_null()),
         });
     }
 
@@ -176,15 +180,12 @@ impl<'a> PermissionTable<'a> {
     }
 }
 
-/// The object members of a request map, in JavaScript key order.
-fn map_entries(map: Option<&Value>) -> Vec<(&str, &Value)> {
-    let Some(map @ Value::Object(_)) = map else { return Vec::new() };
-    entries(map)
-        .into_iter()
-        .filter(|(_, entry)| entry.is_object())
-        .filter_map(|(key, entry)| match key {
-            Cow::Borrowed(key) => Some((key, entry)),
-            Cow::Owned(_) => None,
-        })
-        .collect()
+/// The entries of a request map (an object, or an array read as one), in
+/// JavaScript key order, without the `null` entries.
+fn map_entries<'a>(map: Option<&'a Value>, trace: &mut dyn RuleTrace) -> Vec<(Cow<'a, str>, &'a Value)> {
+    let Some(map) = map.filter(|map| is_obj(map)) else { return Vec::new() };
+    if map.is_array() {
+        trace.hit("reduce.permission.request-map-array");
+    }
+    entries(map).into_iter().filter(|(_, entry)| !entry.is_null()).collect()
 }

@@ -10,7 +10,7 @@ use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::{Block, Body, ToolState, is_subagent_name};
 use crate::suites::chat::reference::fast_map::{FastMap, FastSet};
 use crate::suites::chat::reference::model::{
-    AgentItem, Content, Event, GeneratedImage, NormalizedMessage, TextItem, ToolCall, ToolResult, UserText,
+    AgentItem, BlockId, Content, Event, GeneratedImage, NormalizedMessage, TextItem, ToolCall, ToolResult, UserText,
 };
 use crate::suites::js::{get, str_of, string, trim};
 use serde_json::Value;
@@ -146,9 +146,9 @@ impl<'a> Timeline<'a> {
         self.blocks.len() - 1
     }
 
-    fn push_from(&mut self, message: &NormalizedMessage<'a>, id: Cow<'a, str>, body: Body<'a>) -> usize {
+    fn push_from(&mut self, message: &NormalizedMessage<'a>, id: impl Into<BlockId<'a>>, body: Body<'a>) -> usize {
         self.push(Block {
-            id,
+            id: id.into(),
             local_id: message.local_id,
             created_at: message.created_at,
             invoked_at: message.invoked_at,
@@ -175,7 +175,7 @@ impl<'a> Timeline<'a> {
                     if items.len() > 1 {
                         shared.trace.hit("reduce.limit.other-items-dropped");
                     }
-                    self.push_from(message, message.id.clone(), Body::AgentEvent { event });
+                    self.push_from(message, message.block_id.clone(), Body::AgentEvent { event });
                     return;
                 }
                 self.agent(message, items, injected, shared);
@@ -197,7 +197,7 @@ impl<'a> Timeline<'a> {
             }
             _ => {
                 shared.trace.hit("reduce.event.block");
-                self.push_from(message, message.id.clone(), Body::AgentEvent { event: event.copy() });
+                self.push_from(message, message.block_id.clone(), Body::AgentEvent { event: event.copy() });
             }
         }
     }
@@ -210,7 +210,7 @@ impl<'a> Timeline<'a> {
             trace.hit("reduce.user.text");
             Body::UserText { text: user.text.clone(), attachments: user.attachments.clone() }
         };
-        self.push_from(message, message.id.clone(), body);
+        self.push_from(message, message.block_id.clone(), body);
     }
 
     fn agent(

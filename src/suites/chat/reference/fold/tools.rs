@@ -5,6 +5,7 @@ use super::permissions::PermissionSeed;
 use super::timeline::Timeline;
 use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::{Block, Body, ToolCard, ToolState, status_is};
+use crate::suites::chat::reference::model::{BlockId, Stamp};
 use crate::suites::js::{lowercase, trim};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -20,9 +21,9 @@ pub(super) struct Seed<'a> {
     /// Permission to create with or merge over the existing one.
     pub permission: Option<PermissionSeed<'a>>,
     /// The seed message's localId.
-    pub local_id: Option<&'a str>,
+    pub local_id: Option<&'a Value>,
     /// The seed message's createdAt.
-    pub created_at: f64,
+    pub created_at: Stamp<'a>,
     /// The seed message's invokedAt.
     pub invoked_at: Option<&'a Value>,
 }
@@ -72,7 +73,7 @@ impl<'a> Timeline<'a> {
             traces: Vec::new(),
         };
         let pos = self.push(Block {
-            id: id.clone(),
+            id: BlockId::Text(id.clone()),
             local_id: seed.local_id,
             created_at: seed.created_at,
             invoked_at: seed.invoked_at,
@@ -86,6 +87,7 @@ impl<'a> Timeline<'a> {
 /// The update rules of §5.1, in order.
 fn update<'a>(block: &mut Block<'a>, seed: Seed<'a>, trace: &mut dyn RuleTrace) {
     trace.hit("reduce.tool.updated");
+    // `Math.min`: a time that is not a number makes it NaN.
     block.created_at = block.created_at.min(seed.created_at);
     if block.invoked_at.is_none_or(Value::is_null) {
         block.invoked_at = seed.invoked_at;

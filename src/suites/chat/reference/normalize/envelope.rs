@@ -4,20 +4,25 @@
 
 use super::{agent, user};
 use crate::suite::RuleTrace;
-use crate::suites::chat::reference::model::{AgentItem, Content, NormalizedMessage, TextItem};
+use crate::suites::chat::reference::model::{AgentItem, BlockId, Content, NormalizedMessage, Stamp, TextItem};
 use crate::suites::chat::reference::stringify::stringify;
-use crate::suites::js::{get, num, str_of, to_js_string};
+use crate::suites::js::{get, str_of, to_js_string};
 use serde_json::Value;
 use std::borrow::Cow;
 
 /// Normalizes one wire message; `None` means the pipeline hides it.
 ///
-/// Total for any JSON value. A row that is not a JSON object is not a
-/// message at all and is hidden.
+/// Total for any JSON value. A row that is not a JSON object has no members,
+/// as JavaScript reads a number, string, boolean or array: it becomes the
+/// no-envelope fallback (text `undefined`, no id, no `createdAt`). Only a
+/// `null` row is hidden: the web pipeline throws on it.
 pub fn normalize_message<'a>(message: &'a Value, trace: &mut dyn RuleTrace) -> Option<NormalizedMessage<'a>> {
-    if !message.is_object() {
-        trace.hit("message.not-an-object-dropped");
+    if message.is_null() {
+        trace.hit("message.null-dropped");
         return None;
+    }
+    if !message.is_object() {
+        trace.hit("message.not-an-object-read-as-empty");
     }
     let wire = Wire::new(message);
     let content = get(message, "content");
@@ -93,22 +98,33 @@ pub(super) enum Carry {
     Agent,
 }
 
-/// The wire members every normalized message starts from.
+/// The wire members every normalized message starts from. `id`,
+/// `localId` and `createdAt` are copied whatever their type, as JavaScript
+/// copies them.
 pub(super) struct Wire<'a> {
     message: &'a Value,
     /// The message id as text.
     pub id: Cow<'a, str>,
-    local_id: Option<&'a str>,
-    created_at: f64,
+    block_id: BlockId<'a>,
+    local_id: Option<&'a Value>,
+    created_at: Stamp<'a>,
 }
 
 impl<'a> Wire<'a> {
     fn new(message: &'a Value) -> Self {
+        let id = get(message, "id");
+        let text = to_js_string(id);
+        let block_id = match id {
+            None => BlockId::Undefined,
+            Some(Value::String(_)) => BlockId::Text(text.clone()),
+            Some(other) => BlockId::Wire(other),
+        };
         Wire {
             message,
-            id: to_js_string(get(message, "id")),
-            local_id: str_of(get(message, "localId")),
-            created_at: num(get(message, "createdAt")).unwrap_or(0.0),
+            id: text,
+            block_id,
+            local_id: get(message, "localId").filter(|local_id| !local_id.is_null()),
+            created_at: Stamp::of(get(message, "createdAt")),
         }
     }
 
@@ -121,6 +137,7 @@ impl<'a> Wire<'a> {
             original_text: member("originalText"),
             invoked_at: if copy == Carry::NoEnvelope { None } else { member("invokedAt") },
             steered: if copy == Carry::User { member("steered") } else { None },
+            block_id: self.block_id.clone(),
             ..NormalizedMessage::new(self.id.clone(), self.local_id, self.created_at, content)
         }
     }
@@ -174,7 +191,8 @@ mod tests {
         }
         assert!(renders(&json!({"id": "m", "content": {"role": "system", "content": {"type": "codex"}}})));
         assert!(renders(&json!({"id": "m"})));
-        assert!(!renders(&json!("not a row")));
+        assert!(renders(&json!("not a row")), "read as a row without members");
+        assert!(!renders(&Value::Null));
     }
 
     #[test]
