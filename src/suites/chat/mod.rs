@@ -24,7 +24,13 @@ impl Suite for ChatSuite {
     }
 
     fn document_shapes(&self) -> &'static [DocumentShape] {
-        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/chat.schema.json") }]
+        // Version 2 changed the expected blocks (attachments, the `resolved`
+        // status, display-links blocks): one schema file per shape, the
+        // version in the newer file's name (schemas/chat.v2.schema.json).
+        &[
+            DocumentShape { versions: &[1], schema: include_str!("../../../schemas/chat.schema.json") },
+            DocumentShape { versions: &[2], schema: include_str!("../../../schemas/chat.v2.schema.json") },
+        ]
     }
 
     fn layout(&self) -> Layout {
@@ -47,6 +53,17 @@ impl Suite for ChatSuite {
 
     fn reference(&self) -> Option<ReferenceFn> {
         Some(reference::run)
+    }
+
+    fn reference_versions(&self) -> &'static [u32] {
+        &[1]
+    }
+
+    fn reference_for(&self, version: u32) -> Option<ReferenceFn> {
+        match version {
+            1 => Some(reference::run_v1),
+            _ => None,
+        }
     }
 
     fn rules(&self) -> &'static [&'static str] {

@@ -5,21 +5,27 @@
 use super::{agent, user};
 use crate::suite::RuleTrace;
 use crate::suites::chat::reference::model::{AgentItem, Content, NormalizedMessage, TextItem};
+use crate::suites::chat::reference::options::ChatOptions;
 use crate::suites::chat::reference::stringify::stringify;
 use crate::suites::js::{get, num, str_of, to_js_string};
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// Normalizes one wire message; `None` means the pipeline hides it.
+/// Normalizes one wire message by the rules of `options`' fixtureVersion;
+/// `None` means the pipeline hides it.
 ///
 /// Total for any JSON value. A row that is not a JSON object is not a
 /// message at all and is hidden.
-pub fn normalize_message<'a>(message: &'a Value, trace: &mut dyn RuleTrace) -> Option<NormalizedMessage<'a>> {
+pub fn normalize_message<'a>(
+    message: &'a Value,
+    options: &ChatOptions,
+    trace: &mut dyn RuleTrace,
+) -> Option<NormalizedMessage<'a>> {
     if !message.is_object() {
         trace.hit("message.not-an-object-dropped");
         return None;
     }
-    let wire = Wire::new(message);
+    let wire = Wire::new(message, *options);
     let content = get(message, "content");
     let Some(record) = unwrap_envelope(content, trace) else {
         trace.hit("envelope.none-stringified");
@@ -36,10 +42,11 @@ pub fn normalize_message<'a>(message: &'a Value, trace: &mut dyn RuleTrace) -> O
     }
 }
 
-/// Whether the normalize stage shows this row (`false` exactly when it hides
-/// it). The message window keeps a row only if it is queued or renders.
-pub fn renders(message: &Value) -> bool {
-    normalize_message(message, &mut crate::suite::NoTrace).is_some()
+/// Whether the normalize stage of `options`' fixtureVersion shows this row
+/// (`false` exactly when it hides it). The message window keeps a row only
+/// if it is queued or renders.
+pub fn renders(message: &Value, options: &ChatOptions) -> bool {
+    normalize_message(message, options, &mut crate::suite::NoTrace).is_some()
 }
 
 /// The role-wrapped record found in a message's `content`.
@@ -100,15 +107,18 @@ pub(super) struct Wire<'a> {
     pub id: Cow<'a, str>,
     local_id: Option<&'a str>,
     created_at: f64,
+    /// The rules of the document's fixtureVersion.
+    pub options: ChatOptions,
 }
 
 impl<'a> Wire<'a> {
-    fn new(message: &'a Value) -> Self {
+    fn new(message: &'a Value, options: ChatOptions) -> Self {
         Wire {
             message,
             id: to_js_string(get(message, "id")),
             local_id: str_of(get(message, "localId")),
             created_at: num(get(message, "createdAt")).unwrap_or(0.0),
+            options,
         }
     }
 
@@ -157,7 +167,7 @@ mod tests {
             json!({"type": "codex"}),
         ];
         for payload in hidden {
-            assert!(!renders(&agent(payload.clone())), "{payload}");
+            assert!(!renders(&agent(payload.clone()), &ChatOptions::V1), "{payload}");
         }
         let shown = [
             json!({"type": "output", "data": {"type": "system", "subtype": "away_summary", "content": "back"}}),
@@ -170,11 +180,12 @@ mod tests {
             json!(null),
         ];
         for payload in shown {
-            assert!(renders(&agent(payload.clone())), "{payload}");
+            assert!(renders(&agent(payload.clone()), &ChatOptions::V1), "{payload}");
         }
-        assert!(renders(&json!({"id": "m", "content": {"role": "system", "content": {"type": "codex"}}})));
-        assert!(renders(&json!({"id": "m"})));
-        assert!(!renders(&json!("not a row")));
+        let v1 = &ChatOptions::V1;
+        assert!(renders(&json!({"id": "m", "content": {"role": "system", "content": {"type": "codex"}}}), v1));
+        assert!(renders(&json!({"id": "m"}), v1));
+        assert!(!renders(&json!("not a row"), v1));
     }
 
     #[test]
@@ -186,7 +197,7 @@ mod tests {
         }}));
         let mut message = message;
         message["content"]["meta"] = json!({"sentFrom": "cli"});
-        let normalized = normalize_message(&message, &mut NoTrace).unwrap();
+        let normalized = normalize_message(&message, &ChatOptions::V1, &mut NoTrace).unwrap();
         let Content::User(user) = &normalized.content else { panic!("not a user turn: {normalized:?}") };
         assert_eq!(user.text, "first\n\nsecond");
         assert_eq!(normalized.meta, Some(&json!({"sentFrom": "cli"})));
@@ -197,7 +208,8 @@ mod tests {
     #[test]
     fn fallback_texts_follow_the_constructed_examples() {
         // chat-normalize §15 example 2.
-        let text = |message: &Value| match normalize_message(message, &mut NoTrace).map(|m| m.content) {
+        let text = |message: &Value| match normalize_message(message, &ChatOptions::V1, &mut NoTrace).map(|m| m.content)
+        {
             Some(Content::Agent(items)) => match items.first() {
                 Some(AgentItem::Text(text)) => text.text.to_string(),
                 other => panic!("{other:?}"),
