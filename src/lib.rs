@@ -24,7 +24,8 @@
 //!
 //! Around the pipeline: [`capture`] and [`redact`] turn live captures into
 //! fixtures, [`regen`] recomputes expectations (the drift gate), [`reduce`]
-//! shrinks failing cases, [`coverage`] measures the decode rules a fixture
+//! shrinks failing cases, [`upgrade`] moves fixtures to a newer
+//! fixtureVersion, [`coverage`] measures the decode rules a fixture
 //! set reaches, [`fmt`] writes fixtures in canonical form, and [`review`]
 //! is how every proposed fixture reaches the tree (atomically, through
 //! [`files`]). [`error`] holds the errors that stop a command and the exit
@@ -54,4 +55,5 @@ pub mod review;
 pub mod run;
 pub mod suite;
 pub mod suites;
+pub mod upgrade;
 pub mod validate;

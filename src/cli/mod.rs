@@ -23,6 +23,7 @@ mod report;
 mod review;
 mod run;
 mod selection;
+mod upgrade;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -62,6 +63,8 @@ enum Command {
     Regen(regen::RegenArgs),
     /// Shrink a failing fixture to the smallest input that still fails the same way.
     Reduce(reduce::ReduceArgs),
+    /// Rewrite fixtures as documents of a newer fixtureVersion, for review.
+    Upgrade(upgrade::UpgradeArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
     Coverage(coverage::CoverageArgs),
     /// Write a known-failures baseline from a run, or check one.
@@ -114,6 +117,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Review(args) => review::execute(args),
         Command::Regen(args) => regen::execute(args),
         Command::Reduce(args) => reduce::execute(args),
+        Command::Upgrade(args) => upgrade::execute(args),
         Command::Coverage(args) => coverage::execute(args),
         Command::Baseline(args) => baseline::execute(args),
         Command::Compare(args) => compare::execute(args),
