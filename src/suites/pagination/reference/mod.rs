@@ -28,6 +28,7 @@ pub use rule_ids::RULES;
 use crate::suite::{ReferenceFn, RuleTrace};
 use crate::suites::chat::reference::{self as chat, ChatOptions};
 use serde_json::{Map, Value};
+use std::cell::Cell;
 
 /// The fixtureVersions this reference implements.
 pub const VERSIONS: &[u32] = ChatOptions::VERSIONS;
@@ -54,7 +55,17 @@ fn reference_v1(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, Strin
 /// the result is `{ops: [per-op expectations], expectedState}`. Rows render
 /// as the chat normalizer of `chat_options` says.
 pub fn replay(input: &Value, chat_options: &ChatOptions, trace: &mut dyn RuleTrace) -> Result<Value, String> {
-    let renders = |row: &Value| chat::renders(row, chat_options);
+    // Which display-links rows the normalizer shows and hides, for coverage
+    // (the question is asked deep inside the store, away from the trace).
+    let display_links = Cell::new((false, false));
+    let renders = |row: &Value| {
+        let shown = chat::renders(row, chat_options);
+        if chat_options.display_links && row::is_display_links_row(row) {
+            let (any_shown, any_hidden) = display_links.get();
+            display_links.set((any_shown || shown, any_hidden || !shown));
+        }
+        shown
+    };
     let ops = input.get("ops").and_then(Value::as_array).ok_or("the input needs an `ops` array")?;
     let mut store = store::Store::default();
     let mut expectations = Vec::with_capacity(ops.len());
@@ -63,6 +74,13 @@ pub fn replay(input: &Value, chat_options: &ChatOptions, trace: &mut dyn RuleTra
         let expected = script::run_op(&mut store, op, &renders, trace)
             .map_err(|problem| format!("ops[{index}] {kind}: {problem}"))?;
         expectations.push(Value::Object(expected));
+    }
+    let (shown, hidden) = display_links.get();
+    if shown {
+        trace.hit("v2.d9.display-links-row-renders");
+    }
+    if hidden {
+        trace.hit("v2.d9.invalid-display-links-row-hidden");
     }
     let mut output = Map::new();
     output.insert("ops".to_owned(), Value::Array(expectations));

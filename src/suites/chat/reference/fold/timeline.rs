@@ -208,6 +208,9 @@ impl<'a> Timeline<'a> {
             Body::CliOutput { text: user.text.clone(), source: "user" }
         } else {
             trace.hit("reduce.user.text");
+            if user.attachments.iter().any(|attachment| attachment.attachment_id.is_some()) {
+                trace.hit("v2.a3.attachment-id-projected");
+            }
             Body::UserText { text: user.text.clone(), attachments: user.attachments.clone() }
         };
         self.push_from(message, message.id.clone(), body);
@@ -255,6 +258,18 @@ impl<'a> Timeline<'a> {
                 }
                 AgentItem::CodexReview { review, .. } => {
                     self.push_from(message, item_id(), Body::CodexReview { review: Cow::Owned(review.clone()) });
+                }
+                AgentItem::DisplayLinks(links) => {
+                    shared.trace.hit("v2.d7.display-links-block");
+                    // The projection keeps `urls: []` and drops an empty `texts` (D8).
+                    if links.urls.is_empty() {
+                        shared.trace.hit("v2.d8.empty-urls-projected");
+                    }
+                    if links.texts.is_empty() {
+                        shared.trace.hit("v2.d8.empty-texts-omitted");
+                    }
+                    let body = Body::DisplayLinks { urls: links.urls.clone(), texts: links.texts.clone() };
+                    self.push_from(message, item_id(), body);
                 }
                 AgentItem::Summary { summary } => {
                     shared.trace.hit("reduce.summary.message-event");
