@@ -56,12 +56,13 @@ impl Suite for ChatSuite {
     }
 
     fn reference_versions(&self) -> &'static [u32] {
-        &[1]
+        reference::ChatOptions::VERSIONS
     }
 
     fn reference_for(&self, version: u32) -> Option<ReferenceFn> {
         match version {
             1 => Some(reference::run_v1),
+            2 => Some(reference::run),
             _ => None,
         }
     }

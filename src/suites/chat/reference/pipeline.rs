@@ -44,8 +44,8 @@ pub fn run_with(input: &Value, options: &ChatOptions, trace: &mut dyn RuleTrace)
     let has_more_messages = truthy(get(input, "options").and_then(|options| get(options, "hasMoreMessages")));
     let mut normalized = Vec::with_capacity(messages.len());
     normalized.extend(messages.iter().filter_map(|message| normalize_message(message, options, trace)));
-    let folded = fold(&normalized, agent_state, trace);
-    let visible = group_blocks(&folded.blocks, has_more_messages, trace);
+    let folded = fold(&normalized, agent_state, options, trace);
+    let visible = group_blocks(&folded.blocks, has_more_messages, options, trace);
     Ok(project(folded, &visible))
 }
 

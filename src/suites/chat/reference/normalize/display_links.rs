@@ -10,7 +10,7 @@
 //! input byte for byte, never the parser's serialization.
 
 use super::envelope::Wire;
-use crate::json::{from_utf16, js_chars, to_utf16, utf16_len, JsChar};
+use crate::json::{JsChar, from_utf16, js_chars, to_utf16, utf16_len};
 use crate::suite::RuleTrace;
 use crate::suites::chat::reference::model::{DisplayLink, DisplayLinks, DisplayText};
 use crate::suites::js::{first_present, get, is_blank, is_whitespace, lowercase, str_of, trim};
@@ -30,8 +30,13 @@ const DECODE_PASSES: usize = 2;
 
 /// The display-links item of a `data` payload, or `None` when neither list
 /// keeps an element (the row is then hidden, D6).
-pub(super) fn display_links<'a>(wire: &Wire<'a>, data: &'a Value, trace: &mut dyn RuleTrace) -> Option<DisplayLinks<'a>> {
-    let urls: Vec<DisplayLink<'a>> = examined(get(data, "urls"), trace).iter().filter_map(|url| link(url, trace)).collect();
+pub(super) fn display_links<'a>(
+    wire: &Wire<'a>,
+    data: &'a Value,
+    trace: &mut dyn RuleTrace,
+) -> Option<DisplayLinks<'a>> {
+    let urls: Vec<DisplayLink<'a>> =
+        examined(get(data, "urls"), trace).iter().filter_map(|url| link(url, trace)).collect();
     let texts: Vec<DisplayText<'a>> =
         examined(get(data, "texts"), trace).iter().filter_map(|text| display_text(text, trace)).collect();
     if urls.is_empty() && texts.is_empty() {
@@ -131,8 +136,7 @@ pub fn decoded_scheme(href: &str) -> Option<String> {
     if before.is_empty() || before.contains(['/', '?', '#']) {
         return None;
     }
-    let kept: String =
-        before.chars().filter(|&c| !(c <= '\u{1f}' || c == '\u{7f}' || is_whitespace(c))).collect();
+    let kept: String = before.chars().filter(|&c| !(c <= '\u{1f}' || c == '\u{7f}' || is_whitespace(c))).collect();
     Some(lowercase(&kept).into_owned())
 }
 

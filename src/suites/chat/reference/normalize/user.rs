@@ -19,6 +19,10 @@ pub(super) fn normalize_user<'a>(
     trace: &mut dyn RuleTrace,
 ) -> NormalizedMessage<'a> {
     let payload = record.payload;
+    if wire.options.durable_attachments {
+        // Only the attachment keep-test changed in version 2 (v2.md A4).
+        trace.hit("v2.a4.user-message-rules-unchanged");
+    }
     let content = if let Value::String(text) = payload {
         trace.hit("user.text.string");
         UserText { text: Cow::Borrowed(text), attachments: Vec::new() }
