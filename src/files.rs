@@ -10,7 +10,13 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut temporary = tempfile::Builder::new().prefix(".conform-").suffix(".tmp").tempfile_in(folder)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".conform-").suffix(".tmp");
+    // A new file gets the mode any program's new file gets (0666 less the
+    // umask), not a temporary file's private 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temporary = builder.tempfile_in(folder)?;
     temporary.write_all(contents)?;
     temporary.as_file().sync_all()?;
     // Keep the permissions of the file being replaced.

@@ -25,8 +25,9 @@
 //! Around the pipeline: [`capture`] and [`redact`] turn live captures into
 //! fixtures, [`regen`] recomputes expectations (the drift gate), [`reduce`]
 //! shrinks failing cases, [`upgrade`] moves fixtures to a newer
-//! fixtureVersion, [`coverage`] measures the decode rules a fixture
-//! set reaches, [`fmt`] writes fixtures in canonical form, and [`review`]
+//! fixtureVersion, [`coverage`] measures the decode rules a fixture set
+//! reaches, [`check_adapter`] smoke-tests an external implementation's
+//! protocol, [`fmt`] writes fixtures in canonical form, and [`review`]
 //! is how every proposed fixture reaches the tree (atomically, through
 //! [`files`]). [`error`] holds the errors that stop a command and the exit
 //! codes.
@@ -38,6 +39,7 @@
 
 pub mod baseline;
 pub mod capture;
+pub mod check_adapter;
 pub mod compare;
 pub mod coverage;
 pub mod error;

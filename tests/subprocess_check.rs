@@ -136,3 +136,94 @@ fn check_adapter_flags_malformed_hellos_against_the_schema() {
     assert!(stdout.contains("schema hello-response.schema.json: /implementation:"), "{stdout}");
     assert!(stdout.contains("schema hello-response.schema.json: /suites/chat:"), "{stdout}");
 }
+
+#[test]
+fn check_adapter_waits_five_seconds_for_the_exit_after_bye_whatever_the_timeout() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let (exit, stdout) = check(&scenario, &scenario.fault_adapter(python, "slow-bye"), &["--timeout", "1s"]);
+    assert_eq!(exit, Some(0), "{stdout}");
+    assert!(stdout.contains("ok       bye: exited with status 0"), "{stdout}");
+}
+
+#[test]
+fn check_adapter_makes_an_unknown_suite_name_a_problem_naming_the_nearest_one() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let command = scenario.fault_adapter(python, "none --declare chat:1,tool_policy:1");
+    let (exit, stdout) = check(&scenario, &command, &[]);
+    assert_eq!(exit, Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "PROBLEM  declares a suite `tool_policy` this harness does not know (the nearest known name is \
+             `tool-policy`)"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("the suites this harness knows: "), "{stdout}");
+}
+
+#[test]
+fn check_adapter_counts_the_smoke_cases_it_sends() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    // Six chat cases are selected; an adapter of another suite gets none of them.
+    let (exit, stdout) = check(&scenario, &scenario.fault_adapter(python, "none --declare sse:1"), &[]);
+    assert_eq!(exit, Some(0), "{stdout}");
+    assert!(stdout.contains("(protocol v1, 6 smoke cases selected, --timeout 2 s)"), "{stdout}");
+    assert!(stdout.contains("note     6 of the 6 smoke cases were not sent"), "{stdout}");
+    assert!(stdout.contains("smoke cases: 0 of 6 sent: 0 passed, 0 failed, 0 errors, 0 skipped"), "{stdout}");
+    let (_, stdout) = check(&scenario, &scenario.fault_adapter(python, "none"), &[]);
+    assert!(stdout.contains("smoke cases: 6 of 6 sent: 6 passed"), "{stdout}");
+}
+
+#[test]
+fn check_adapter_into_a_closed_pipe_ends_quietly() {
+    use std::io::BufRead;
+    // `conform check-adapter … | head -1`: the reader leaves after the first line.
+    let scenario = Scenario::new();
+    let tree = scenario.tree();
+    let adapter = format!("{} adapter", env!("CARGO_BIN_EXE_conform"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_conform"))
+        .args(["check-adapter", "--impl-cmd", &adapter, tree.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("conform starts");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("conform check-adapter: "), "{first}");
+    // The reader is dropped: every later write meets a broken pipe.
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr_pipe, &mut text);
+        text
+    });
+    let deadline = std::time::Instant::now() + LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            panic!("check-adapter did not end within {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stderr = stderr.join().unwrap();
+    assert!(!stderr.contains("panicked") && !stderr.contains("a bug"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let (exit, stdout) = check(&scenario, &scenario.fault_adapter(python, "crash-ansi"), &[]);
+    assert_eq!(exit, Some(1), "{stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout:?}");
+    assert!(stdout.contains("| ␛[31mdecoder: fatal␛[0m 50%␍done"), "{stdout}");
+}

@@ -7,6 +7,7 @@ mod common;
 
 use common::subprocess::{CASES, Judged, Scenario, verdicts};
 use common::{Conform, Finished, assert_valid_report, python, report};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Hard bound of each run: generous for a loaded CI machine, far below a hang.
@@ -25,6 +26,11 @@ struct FaultRun {
 /// (`--timeout 2s -j 1`), which they may override by being given instead:
 /// pass `--timeout`/`-j` only through `extra` to change them.
 fn run_fault(fault: &str, extra: &[&str]) -> Option<FaultRun> {
+    run_fault_with(fault, extra, &[])
+}
+
+/// [`run_fault`] with environment variables for the adapter.
+fn run_fault_with(fault: &str, extra: &[&str], env: &[(&str, PathBuf)]) -> Option<FaultRun> {
     let python = python()?;
     let scenario = Scenario::new();
     let command = scenario.fault_adapter(python, fault);
@@ -53,7 +59,11 @@ fn run_fault(fault: &str, extra: &[&str]) -> Option<FaultRun> {
         args.extend_from_slice(&["-j", "1"]);
     }
     args.extend_from_slice(extra);
-    let finished = Conform::new(&args).limit(LIMIT).run();
+    let mut conform = Conform::new(&args).limit(LIMIT);
+    for (key, value) in env {
+        conform = conform.env(key, value);
+    }
+    let finished = conform.run();
     assert!(!finished.stderr.contains("panicked"), "the harness panicked:\n{}", finished.stderr);
     let verdicts = verdicts(&report(&out));
     assert_eq!(verdicts.len(), CASES.len(), "every case is in the report");
@@ -100,6 +110,28 @@ fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
 }
 
 #[test]
+fn adapter_stderr_reaches_the_terminal_with_its_controls_shown_and_the_reports_whole() {
+    let Some(run) = run_fault("crash-ansi", &[]) else { return };
+    only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);
+    let stdout = &run.finished.stdout;
+    // NO_COLOR is set, so every escape on stdout would be the adapter's.
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "raw controls on the terminal:\n{stdout:?}");
+    assert!(stdout.contains("| ␛[31mdecoder: fatal␛[0m 50%␍done"), "{stdout}");
+    // The report keeps the bytes the adapter wrote (JSON escapes them).
+    let stderr = run.verdicts["case-03"].stderr.as_deref().unwrap_or("");
+    assert_eq!(stderr, "\u{1b}[31mdecoder: fatal\u{1b}[0m 50%\rdone\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_first_handshake_shows_stderr_controls_too() {
+    let command = r#"sh -c 'printf "\033[2J\033[31mboom\r50%%\n" >&2; exit 1'"#;
+    let finished = first_handshake_fails(command, &[]);
+    assert!(!finished.stderr.contains('\u{1b}'), "{:?}", finished.stderr);
+    assert!(finished.stderr.contains("  | ␛[2J␛[31mboom␍50%\n"), "{}", finished.stderr);
+}
+
+#[test]
 fn a_case_that_hangs_times_out_and_the_process_is_replaced() {
     let Some(run) = run_fault("hang", &[]) else { return };
     only_case_faulted(&run, "case-03", "timeout", &["no reply within 2 s", "killed"]);
@@ -135,17 +167,48 @@ fn a_second_reply_makes_the_twice_answered_case_a_protocol_error() {
     only_case_faulted(&run, "case-03", "protocol-error", &["replied twice to id 3", "first verdict: pass"]);
 }
 
+/// Runs `conform run` over the scenario with `command`, which is expected
+/// to fail its first handshake: a setup error, one block, no report.
+fn first_handshake_fails(command: &str, extra: &[&str]) -> Finished {
+    let scenario = Scenario::new();
+    let tree = scenario.tree();
+    let out = scenario.out("handshake");
+    let mut args = vec!["run", tree.to_str().unwrap(), "--impl-cmd", command, "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let finished = Conform::new(&args).limit(LIMIT).run();
+    assert_eq!(finished.code, Some(2), "a setup error:\n{}{}", finished.stdout, finished.stderr);
+    assert!(!finished.stderr.contains("panicked"), "{}", finished.stderr);
+    assert_eq!(finished.stderr.matches("error: ").count(), 1, "one block:\n{}", finished.stderr);
+    assert!(finished.stderr.contains("error: the implementation failed its first handshake, so no case can run"));
+    assert!(finished.stderr.contains(&format!("  command: {command}\n")), "{}", finished.stderr);
+    assert!(finished.stderr.contains("  hint: `conform check-adapter --impl-cmd "), "{}", finished.stderr);
+    assert!(!finished.text().contains("CRASH") && !finished.text().contains("PROTOCOL-ERROR"), "{}", finished.text());
+    assert!(!out.exists(), "no case ran, so no report is written");
+    finished
+}
+
+#[cfg(unix)]
 #[test]
-fn an_implementation_that_never_says_hello_gets_a_protocol_error_on_every_case() {
-    let Some(run) = run_fault("no-hello", &["--hello-timeout", "1s"]) else { return };
-    for (name, judged) in &run.verdicts {
-        assert_eq!(judged.verdict, "protocol-error", "{name}");
-        assert!(judged.message.contains("no hello from the implementation within 1 s"), "{}", judged.message);
-    }
-    assert_eq!(run.finished.code, Some(1));
-    assert!(run.finished.stderr.contains("failed its handshake"), "{}", run.finished.stderr);
-    // One failed handshake, not one per case.
-    assert!(run.finished.elapsed < Duration::from_secs(30), "{:?}", run.finished.elapsed);
+fn an_implementation_that_exits_at_once_is_a_setup_error_with_its_status_and_stderr() {
+    // What `java -jar missing.jar` does.
+    let command = "sh -c 'echo Error: Unable to access jarfile missing.jar >&2; exit 1'";
+    let finished = first_handshake_fails(command, &[]);
+    assert!(finished.stderr.contains("  ended:   exit status 1\n"), "{}", finished.stderr);
+    assert!(
+        finished.stderr.contains("  stderr (last 1 lines):\n  | Error: Unable to access jarfile missing.jar\n"),
+        "{}",
+        finished.stderr
+    );
+}
+
+#[test]
+fn an_implementation_that_never_says_hello_is_a_setup_error() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let command = scenario.fault_adapter(python, "no-hello");
+    let finished = first_handshake_fails(&command, &["--hello-timeout", "1s"]);
+    assert!(finished.stderr.contains("no hello from the implementation within 1 s"), "{}", finished.stderr);
+    assert!(finished.stderr.contains("  ended:   it was still running; conform killed it"), "{}", finished.stderr);
 }
 
 #[test]
@@ -185,6 +248,46 @@ fn an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent(
         assert!(v[case].message.starts_with("not run: restart budget exhausted"), "{}", v[case].message);
     }
     assert_eq!(run.finished.code, Some(1));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_exit_is_a_crash_at_once_even_while_a_grandchild_holds_stdout() {
+    // Without watching the process, the harness would wait for the end of
+    // stdout, which the grandchild holds for two minutes: a `timeout`.
+    for fault in ["fork-exit", "detach-exit"] {
+        let grandchildren = common::subprocess::Grandchildren::new();
+        let Some(run) = run_fault_with(fault, &["--timeout", "60s"], &[grandchildren.env()]) else { return };
+        only_case_faulted(
+            &run,
+            "case-03",
+            "crash",
+            &["exit status 3", "while the case was in flight", "leaving a helper behind"],
+        );
+        assert_eq!(grandchildren.pids().len(), 1, "{fault}: the adapter left its grandchild");
+        if fault == "fork-exit" {
+            // One still in the process group is killed with it.
+            assert!(grandchildren.all_gone_within(Duration::from_secs(30)), "{fault}: the grandchild survived");
+        }
+    }
+}
+
+#[test]
+fn the_wait_for_an_exit_after_bye_is_five_seconds_whatever_the_timeout() {
+    // --timeout limits a case, not the way out: an adapter that takes 3 s to
+    // exit after bye exits cleanly under a 1 s --timeout.
+    let Some(run) = run_fault("slow-bye", &["--timeout", "1s"]) else { return };
+    assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
+    assert_eq!(run.finished.code, Some(0), "{}", run.finished.stderr);
+    assert!(!run.finished.stderr.contains("after bye"), "{}", run.finished.stderr);
+    // One that never exits is killed after 5 s, with a warning saying so.
+    let Some(run) = run_fault("stay", &["--timeout", "1s"]) else { return };
+    assert_eq!(run.finished.code, Some(0), "{}", run.finished.stderr);
+    assert!(
+        run.finished.stderr.contains("warning: the implementation did not exit within 5 s after bye; it was killed"),
+        "{}",
+        run.finished.stderr
+    );
 }
 
 #[test]
@@ -281,6 +384,32 @@ fn one_shot_faults_are_verdicts_too() {
         assert!(v[case].message.contains(words), "{case}: {:?}", v[case].message);
     }
     assert!(v["case-02"].stderr.as_deref().unwrap_or("").contains("about to crash"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_one_shot_case_is_judged_on_what_was_written_before_the_exit() {
+    // Each case leaves a grandchild outside the process group holding
+    // stdout and stderr: the end of file does not come with the exit.
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let grandchildren = common::subprocess::Grandchildren::new();
+    let command = scenario.one_shot_adapter(python, "case-01:detach,case-02:detach-exit1");
+    let out = scenario.out("one-shot-detached");
+    let tree = scenario.tree();
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--one-shot", "--timeout", "60s"];
+    let args = [&args[..], &["--format", "json", "--out", out.to_str().unwrap()]].concat();
+    let (key, value) = grandchildren.env();
+    let finished = Conform::new(&args).env(key, value).limit(LIMIT).run();
+    assert_eq!(finished.code, Some(1), "{}", finished.stderr);
+    let v = verdicts(&report(&out));
+    assert_eq!(v["case-01"].verdict, "pass", "{:?}", v["case-01"]);
+    assert_eq!(v["case-02"].verdict, "error", "{:?}", v["case-02"]);
+    assert!(v["case-02"].message.contains("decoder: cannot decode case-02"), "{:?}", v["case-02"]);
+    for case in ["case-03", "case-04", "case-05", "case-06"] {
+        assert_eq!(v[case].verdict, "pass", "{case}: {:?}", v[case]);
+    }
+    assert_eq!(grandchildren.pids().len(), 2, "each faulty case left a grandchild");
 }
 
 #[cfg(unix)]

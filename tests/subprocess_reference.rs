@@ -114,3 +114,47 @@ fn the_example_adapters_pass_check_adapter() {
         assert!(finished.stdout.contains("0 protocol problems"), "{}", finished.stdout);
     }
 }
+
+/// `conform run` over the scenario tree with `--impl-cmd 'conform adapter'`
+/// and `PATH` set to `path` only.
+fn run_conform_adapter_with_path(path: &Path, out: &Path) -> common::Finished {
+    let scenario = Scenario::new();
+    let tree = scenario.tree();
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", "conform adapter", "--format", "json"];
+    let args = [&args[..], &["--out", out.to_str().unwrap()]].concat();
+    Conform::new(&args).env("PATH", path).run()
+}
+
+#[test]
+fn impl_cmd_conform_is_the_running_binary_when_conform_is_not_on_path() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = empty.path().join("out");
+    let finished = run_conform_adapter_with_path(&empty.path().join("bin"), &out);
+    assert_eq!(finished.code, Some(0), "{}", finished.stderr);
+    let verdicts = verdict_list(&report(&out));
+    assert_eq!(verdicts.len(), 6);
+    assert!(verdicts.iter().all(|(_, verdict)| verdict == "pass"), "{verdicts:?}");
+    // The report names the command as it was given.
+    assert_eq!(report(&out)["implementation"]["command"], "conform adapter");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_conform_on_path_comes_first() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let fake = bin.join("conform");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nread line\necho '{\"op\":\"hello\",\"protocol\":1,\"implementation\":{\"name\":\"conform-on-path\",\
+         \"version\":\"1\",\"language\":\"sh\"},\"suites\":{}}'\nwhile read line; do :; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.path().join("out");
+    let finished = run_conform_adapter_with_path(&bin, &out);
+    assert!(matches!(finished.code, Some(0 | 1)), "{}", finished.stderr);
+    assert_eq!(report(&out)["implementation"]["name"], "conform-on-path", "{}", finished.stderr);
+}

@@ -11,7 +11,7 @@
 
 use super::{CaptureError, CaptureFormat, CapturedCase, ImportFailure, Imported, SourceFile, Window};
 use crate::json;
-use crate::redact::{RedactionSummary, Redactor};
+use crate::redact::{RedactOptions, RedactionSummary, Redactor};
 use crate::review::{WriteMode, Written, write_fixture};
 use crate::suite::NoTrace;
 use crate::suite::Suite;
@@ -40,6 +40,8 @@ pub struct CaptureOptions {
     /// The fixtureVersion of the documents written (`--fixture-version`);
     /// by default the newest version the suite's reference implements.
     pub fixture_version: Option<u32>,
+    /// Keep phone numbers, IP addresses and card numbers (`--keep-personal-data`).
+    pub keep_personal_data: bool,
     /// Overrides the capture day the data gives (`--captured-on`).
     pub captured_on: Option<String>,
 }
@@ -91,7 +93,10 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
             Some((format.window.ok_or_else(|| CaptureError::WindowUnsupported(format.name.to_owned()))?, size))
         }
     };
-    let mut redactor = Redactor::new(&options.redact_rules)?;
+    let mut redactor = Redactor::with_options(&RedactOptions {
+        user_rules: options.redact_rules.clone(),
+        keep_personal_data: options.keep_personal_data,
+    })?;
 
     let files = read_files(&options.files)?;
     let Imported { cases, mut notices } = (format.import)(&files)?;

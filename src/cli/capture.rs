@@ -36,6 +36,10 @@ pub struct CaptureArgs {
     /// The fixtureVersion of the documents written [default: the newest the suite's reference implements].
     #[arg(long, value_name = "N")]
     fixture_version: Option<u32>,
+    /// Keep phone numbers, IP addresses and card numbers instead of replacing
+    /// them (secrets, e-mail addresses and user names are always replaced).
+    #[arg(long)]
+    keep_personal_data: bool,
     /// The capture day to record (YYYY-MM-DD) [default: the day of the newest item].
     #[arg(long, value_name = "DATE")]
     captured_on: Option<String>,
@@ -44,7 +48,7 @@ pub struct CaptureArgs {
     accept: bool,
 }
 
-fn formats_help() -> String {
+pub(super) fn formats_help() -> String {
     let mut help = String::from("Formats:\n");
     for (suite, format) in formats() {
         let window = if format.window.is_some() { " [--window]" } else { "" };
@@ -70,6 +74,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         name_prefix: args.name_prefix,
         window: args.window,
         redact_rules: args.redact_rules,
+        keep_personal_data: args.keep_personal_data,
         captured_on: args.captured_on,
         fixture_version: args.fixture_version,
     };

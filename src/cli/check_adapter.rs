@@ -6,12 +6,13 @@ use super::implementation::ExternalArgs;
 use super::selection::FixtureArgs;
 use anyhow::Context;
 use clap::Args;
+use conform::check_adapter::{CheckReport, Level, check_one_shot, check_persistent, smoke_cases};
 use conform::error::exit_code;
 use conform::fixture::{Corpus, load_corpus};
-use conform::implementation::subprocess::check::{Level, check_one_shot, check_persistent, smoke_cases};
 use conform::implementation::subprocess::options::describe_duration;
-use conform::report::Palette;
+use conform::report::{Palette, visible_controls};
 use conform::run::select;
+use std::io::{self, Write};
 
 #[derive(Debug, Args)]
 #[command(mut_arg("impl_cmd", |arg| arg.required(true)))]
@@ -38,17 +39,29 @@ pub fn execute(args: CheckAdapterArgs) -> anyhow::Result<i32> {
     let cases = smoke_cases(&corpus, &select(&corpus, &selection), args.per_suite);
 
     let mode = if args.external.one_shot { "one-shot mode" } else { "protocol v1" };
-    println!(
-        "conform check-adapter: {} ({mode}, {} smoke cases, --timeout {})",
-        command.text(),
+    let header = format!(
+        "conform check-adapter: {} ({mode}, {} smoke cases selected, --timeout {})",
+        visible_controls(command.text()),
         cases.len(),
         describe_duration(options.timeout)
     );
+    let stdout = &mut io::stdout().lock();
+    // A reader that went away (`| head -1`) ends the command quietly.
+    if quiet_if_gone(writeln!(stdout, "{header}").and_then(|()| stdout.flush()))? {
+        return Ok(exit_code::CONFORMANT);
+    }
     let report = if args.external.one_shot {
         check_one_shot(&command, &cases, &options)?
     } else {
         check_persistent(&command, &cases, &options)?
     };
+    if quiet_if_gone(print_report(&report, stdout))? {
+        return Ok(exit_code::CONFORMANT);
+    }
+    Ok(if report.problems() == 0 { exit_code::CONFORMANT } else { exit_code::FAILURES })
+}
+
+fn print_report(report: &CheckReport, out: &mut impl Write) -> io::Result<()> {
     let p = Palette::for_stdout();
     for finding in &report.findings {
         let label = match finding.level {
@@ -57,13 +70,25 @@ pub fn execute(args: CheckAdapterArgs) -> anyhow::Result<i32> {
             Level::Warning => p.warn("warning"),
             Level::Problem => p.bad("PROBLEM"),
         };
-        println!("  {label}  {}", finding.headline);
+        // Findings quote the implementation: its controls are shown, not obeyed.
+        writeln!(out, "  {label}  {}", visible_controls(&finding.headline))?;
         for detail in &finding.details {
-            println!("           {}", p.dim(detail));
+            writeln!(out, "           {}", p.dim(&visible_controls(detail)))?;
         }
     }
-    println!();
+    writeln!(out)?;
     let summary = report.summary();
-    println!("{}", if report.problems() == 0 { p.good(&summary) } else { p.bad(&summary) });
-    Ok(if report.problems() == 0 { exit_code::CONFORMANT } else { exit_code::FAILURES })
+    writeln!(out, "{}", if report.problems() == 0 { p.good(&summary) } else { p.bad(&summary) })?;
+    out.flush()
+}
+
+/// `Ok(true)` when the write failed because stdout's reader is gone, which
+/// ends the command quietly with status 0 (as ripgrep does); other write
+/// errors are errors.
+fn quiet_if_gone(written: io::Result<()>) -> io::Result<bool> {
+    match written {
+        Ok(()) => Ok(false),
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(true),
+        Err(err) => Err(err),
+    }
 }

@@ -25,6 +25,7 @@ pub struct CoverageArgs {
 pub fn execute(args: CoverageArgs) -> anyhow::Result<i32> {
     let selected = args.fixtures.load(None)?;
     super::print_notices(&selected.corpus.notices);
+    selected.require_some()?;
     let coverage = measure(&selected.corpus, &selected.indexes);
     let (candidates, problems) = load_candidates(&args.candidates);
     let ranked = rank(&coverage, &candidates);

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub struct DecodeArgs {
     /// The suite whose reference decodes the input.
-    #[arg(long, value_name = "SUITE")]
+    #[arg(long, value_name = "SUITE", long_help = super::selection::naming_suites("The suite whose reference decodes the input"))]
     suite: String,
     /// The input JSON file (the suite's input part), or `-` for stdin.
     #[arg(default_value = "-")]

@@ -20,6 +20,7 @@ pub fn execute(args: FmtArgs) -> anyhow::Result<i32> {
     let mut discovery = discover(&args.fixtures.paths, &args.fixtures.suite_filter()?)?;
     super::print_notices(&discovery.notices);
     discovery.files.retain(|file| selection.matches(&file.id()));
+    super::selection::require_some(discovery.files.len())?;
     let results = format_files(&discovery.files, args.check);
     let (mut canonical, mut changed, mut broken) = (0, 0, 0);
     for result in &results {

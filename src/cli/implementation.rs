@@ -6,10 +6,11 @@
 use clap::{Args, ValueEnum};
 use conform::implementation::subprocess::options::DEFAULT_MAX_RESTARTS;
 use conform::implementation::subprocess::{
-    CommandLine, OneShotImplementation, PersistentImplementation, SubprocessOptions, parse_duration, parse_size,
+    CommandLine, OneShotImplementation, PersistentImplementation, StartError, SubprocessOptions, parse_duration,
+    parse_size,
 };
 use conform::implementation::{Implementation, ReferenceImplementation};
-use conform::report::{RunReport, Verdict};
+use conform::report::{RunReport, Verdict, visible_controls};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -145,7 +146,7 @@ impl External {
     pub fn print_notes(&self) {
         if let External::Persistent(persistent) = self {
             for note in persistent.notes() {
-                super::warning(note);
+                super::warning(visible_controls(&note));
             }
         }
     }
@@ -164,32 +165,61 @@ impl External {
 }
 
 impl ExternalArgs {
-    /// The parsed `--impl-cmd`, when one was given.
+    /// The parsed `--impl-cmd`, when one was given. A leading `conform`
+    /// that is not on `PATH` is this very binary.
     pub fn command(&self) -> anyhow::Result<Option<CommandLine>> {
-        Ok(self.impl_cmd.as_deref().map(CommandLine::parse).transpose()?)
+        let command = self.impl_cmd.as_deref().map(CommandLine::parse).transpose()?;
+        Ok(command.map(|command| command.or_binary_for("conform", || std::env::current_exe().ok())))
     }
 
     /// Starts the external implementation, if one was asked for. A command
-    /// that cannot be started is an error (exit 2); one whose handshake fails
-    /// runs, and every case gets that failure as its verdict.
+    /// that cannot be started, or whose first handshake fails, is an error
+    /// (exit 2): a failed first handshake is one block with the command, how
+    /// it ended, its stderr tail and the `check-adapter` hint.
     pub fn start(&self, cancel: Arc<AtomicBool>) -> anyhow::Result<Option<External>> {
         let Some(command) = self.command()? else { return Ok(None) };
         let options = self.limits.options(cancel);
         if self.one_shot {
             return Ok(Some(External::OneShot(OneShotImplementation::new(command, options)?)));
         }
-        let text = command.text().to_owned();
-        let persistent = PersistentImplementation::start(command, options)?;
-        if let Some(problem) = persistent.startup_problem() {
-            super::error(format!(
-                "the implementation failed its handshake, so no case can run: {}",
-                problem.outcome.message().unwrap_or_default()
-            ));
-            eprintln!("       (`conform check-adapter --impl-cmd '{text}'` explains protocol problems step by step)");
-        } else if let Some(hello) = persistent.hello() {
+        let persistent = match PersistentImplementation::start(command, options) {
+            Ok(persistent) => persistent,
+            Err(StartError::Handshake { interrupted: true, .. }) => return Err(super::Interrupted.into()),
+            Err(StartError::Handshake { command, ended, problem, stderr, .. }) => {
+                anyhow::bail!(handshake_block(&command, &ended, &problem, stderr.as_deref()))
+            }
+            Err(err) => return Err(err.into()),
+        };
+        if let Some(hello) = persistent.hello() {
             let id = &hello.implementation;
-            eprintln!("implementation: {} {} ({}), suites: {}", id.name, id.version, id.language, hello.suite_list());
+            let line = format!("{} {} ({}), suites: {}", id.name, id.version, id.language, hello.suite_list());
+            eprintln!("implementation: {}", visible_controls(&line));
         }
         Ok(Some(External::Persistent(Box::new(persistent))))
     }
+}
+
+/// Stderr lines quoted under a failed handshake.
+const HANDSHAKE_STDERR_LINES: usize = 10;
+
+/// The text after `error: ` when the first handshake failed.
+fn handshake_block(command: &str, ended: &str, problem: &str, stderr: Option<&str>) -> String {
+    let mut block = String::from("the implementation failed its first handshake, so no case can run");
+    let (shown_command, problem) = (visible_controls(command), visible_controls(problem));
+    block.push_str(&format!("\n  command: {shown_command}\n  ended:   {ended}\n  problem: {problem}"));
+    let lines: Vec<&str> = stderr.unwrap_or_default().lines().filter(|line| !line.trim().is_empty()).collect();
+    if lines.is_empty() {
+        block.push_str("\n  stderr:  (nothing)");
+    } else {
+        let start = lines.len().saturating_sub(HANDSHAKE_STDERR_LINES);
+        block.push_str(&format!("\n  stderr (last {} lines):", lines.len() - start));
+        for line in &lines[start..] {
+            block.push_str(&format!("\n  | {}", visible_controls(line)));
+        }
+    }
+    let quoted = shlex::try_quote(command).unwrap_or_else(|_| command.into());
+    block.push_str(&format!(
+        "\n  hint: `conform check-adapter --impl-cmd {quoted}` explains protocol problems step by step"
+    ));
+    block
 }

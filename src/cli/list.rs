@@ -21,12 +21,11 @@ pub fn execute(args: ListArgs) -> anyhow::Result<i32> {
     let selection = args.fixtures.selection(None)?;
     let discovery = discover(&args.fixtures.paths, &args.fixtures.suite_filter()?)?;
     super::print_notices(&discovery.notices);
+    let selected: Vec<_> = discovery.files.iter().filter(|file| selection.matches(&file.id())).collect();
+    super::selection::require_some(selected.len())?;
     let stdout = &mut std::io::stdout().lock();
-    for file in &discovery.files {
+    for file in selected {
         let id = file.id();
-        if !selection.matches(&id) {
-            continue;
-        }
         if args.paths_too {
             writeln!(stdout, "{id}\t{}", file.path.display())?;
         } else {

@@ -14,6 +14,7 @@ mod compare;
 mod coverage;
 mod decode;
 mod fmt;
+mod help;
 mod implementation;
 mod interrupt;
 mod list;
@@ -37,7 +38,7 @@ const MAIN_STACK_BYTES: usize = 512 * 1024 * 1024;
 
 /// Golden-fixture conformance harness for agent-chat decoders.
 #[derive(Debug, Parser)]
-#[command(name = "conform", version, about, long_about = None, max_term_width = 100)]
+#[command(name = "conform", version, about, long_about = None, max_term_width = 100, after_long_help = help::TOP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,36 +47,51 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run fixtures through an implementation and report verdicts.
+    #[command(after_long_help = help::run())]
     Run(run::RunArgs),
     /// Print the id (`suite/name`) of every fixture found.
+    #[command(after_long_help = help::list())]
     List(list::ListArgs),
     /// Check fixture documents: JSON syntax, schema, name and version.
+    #[command(after_long_help = help::validate())]
     Validate(validate::ValidateArgs),
     /// Rewrite (or check) fixture files in canonical form.
+    #[command(after_long_help = help::fmt())]
     Fmt(fmt::FmtArgs),
     /// Print the reference's expected output for wire input.
+    #[command(after_long_help = help::decode())]
     Decode(decode::DecodeArgs),
     /// Turn live captures into fixtures (redacted, written for review).
+    #[command(after_long_help = help::capture())]
     Capture(capture::CaptureArgs),
     /// List, accept or reject pending `*.json.new` fixtures.
+    #[command(after_long_help = help::review())]
     Review(review::ReviewArgs),
     /// Recompute expected parts with the reference; `--check` is the drift gate.
+    #[command(after_long_help = help::regen())]
     Regen(regen::RegenArgs),
     /// Shrink a failing fixture to the smallest input that still fails the same way.
+    #[command(after_long_help = help::reduce())]
     Reduce(reduce::ReduceArgs),
     /// Rewrite fixtures as documents of a newer fixtureVersion, for review.
     Upgrade(upgrade::UpgradeArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
+    #[command(after_long_help = help::coverage())]
     Coverage(coverage::CoverageArgs),
     /// Write a known-failures baseline from a run, or check one.
+    #[command(after_long_help = help::baseline())]
     Baseline(baseline::BaselineArgs),
     /// Compare two JSON reports: regressions, fixes, new and removed fixtures.
+    #[command(after_long_help = help::compare())]
     Compare(compare::CompareArgs),
     /// Merge shard reports, or render reports as HTML.
+    #[command(after_long_help = help::report())]
     Report(report::ReportArgs),
     /// Serve the reference implementations over the subprocess protocol (one-shot when CONFORM_SUITE is set).
+    #[command(after_long_help = help::adapter())]
     Adapter(adapter::AdapterArgs),
     /// Smoke-test an external implementation's protocol and explain each problem.
+    #[command(after_long_help = help::check_adapter())]
     CheckAdapter(check_adapter::CheckAdapterArgs),
 }
 
@@ -83,10 +99,15 @@ enum Command {
 /// returns the exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    quiet_on_broken_pipe();
     let worker =
         std::thread::Builder::new().name("conform".to_owned()).stack_size(MAIN_STACK_BYTES).spawn(
             move || match execute(cli.command) {
                 Ok(code) => code,
+                // The reader went away (`conform list | head -1`): that ends
+                // the command quietly, as it ends `rg` or `cat`.
+                Err(err) if is_broken_pipe(&err) => exit_code::CONFORMANT,
+                Err(err) if err.is::<Interrupted>() => exit_code::INTERRUPTED,
                 Err(err) => {
                     error(format!("{err:#}"));
                     exit_code::CANNOT_JUDGE
@@ -104,6 +125,32 @@ pub fn main() -> i32 {
             exit_code::CANNOT_JUDGE
         }
     }
+}
+
+/// Whether an error comes from writing into a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// `println!` panics when stdout's reader has gone; that panic is not a bug
+/// but the end of the command, so it exits quietly with status 0 instead of
+/// printing a backtrace. Every other panic keeps the default report.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(exit_code::CONFORMANT);
+        }
+        default(info);
+    }));
 }
 
 fn execute(command: Command) -> anyhow::Result<i32> {
@@ -126,6 +173,19 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::CheckAdapter(args) => check_adapter::execute(args),
     }
 }
+
+/// Ctrl-C stopped the command before it could do anything (exit 130; the
+/// handler has said so).
+#[derive(Debug)]
+struct Interrupted;
+
+impl Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 /// Prints corpus notices to stderr, one line each.
 fn print_notices(notices: &[Notice]) {

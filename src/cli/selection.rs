@@ -10,6 +10,11 @@ use conform::report::Partition;
 use conform::run::{Selection, select};
 use std::path::PathBuf;
 
+/// A long help that names every suite after `lead`.
+pub fn naming_suites(lead: &str) -> String {
+    format!("{lead}: {}", conform::suites::names().join(", "))
+}
+
 /// Which fixtures a command reads.
 #[derive(Clone, Debug, Args)]
 pub struct FixtureArgs {
@@ -17,7 +22,7 @@ pub struct FixtureArgs {
     #[arg(default_value = "fixtures")]
     pub paths: Vec<PathBuf>,
     /// Only fixtures of this suite (repeatable).
-    #[arg(long = "suite", value_name = "SUITE")]
+    #[arg(long = "suite", value_name = "SUITE", long_help = naming_suites("Only fixtures of this suite (repeatable)"))]
     pub suites: Vec<String>,
     /// Only fixtures whose id (`suite/name`) matches this glob; `*` also crosses `/` (repeatable).
     #[arg(long = "filter", value_name = "GLOB")]
@@ -55,10 +60,19 @@ impl FixtureArgs {
 }
 
 impl Selected {
-    /// Fails when the options select nothing: a command that judges no
-    /// fixture must not look like one that passed.
+    /// Fails when the options select nothing (see [`require_some`]).
     pub fn require_some(&self) -> anyhow::Result<()> {
-        anyhow::ensure!(!self.indexes.is_empty(), "no fixtures match the given --suite/--filter options");
-        Ok(())
+        require_some(self.indexes.len())
     }
+}
+
+/// The one rule for empty selections, the same in every command that reads
+/// fixtures: when `--suite`/`--filter` select nothing from the fixtures found,
+/// the command stops with a usage error (exit 2), because a command that
+/// looked at no fixture must not look like one that passed. (A tree with no
+/// fixture at all is already an error of discovery; an empty `--partition`
+/// shard of `run` is normal.)
+pub fn require_some(selected: usize) -> anyhow::Result<()> {
+    anyhow::ensure!(selected > 0, "no fixtures match the given --suite/--filter options");
+    Ok(())
 }

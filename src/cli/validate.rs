@@ -15,6 +15,7 @@ pub struct ValidateArgs {
 /// (a byte order mark, CRLF line endings) are errors here.
 pub fn execute(args: ValidateArgs) -> anyhow::Result<i32> {
     let selected = args.fixtures.load(None)?;
+    selected.require_some()?;
     let mut problems = 0usize;
     for notice in &selected.corpus.notices {
         match notice.level {

@@ -8,11 +8,18 @@
 //! the text with one more level of JSON string escapes decoded, plus a map
 //! from every byte of the view back to the span of the original string it
 //! came from, so a match in the view can be replaced in the original.
+//!
+//! Below the JSON levels come up to [`MAX_PERCENT_LEVELS`] levels of URL
+//! percent-decoding (`sk%2Dant%2D…` in a query string or a logged URL,
+//! `%252D` when encoded twice), mapped back the same way.
 
 use std::ops::Range;
 
 /// How many levels of nested escaping are decoded below the string itself.
 pub const MAX_ESCAPE_LEVELS: usize = 3;
+
+/// How many levels of URL percent-encoding are decoded below the JSON levels.
+pub const MAX_PERCENT_LEVELS: usize = 2;
 
 /// A string with some levels of JSON escapes decoded, and where each of its
 /// bytes came from in the original.
@@ -48,19 +55,27 @@ impl View {
     /// The view with one more level of escapes decoded, or `None` when there
     /// is nothing left to decode.
     pub fn decode_once(&self) -> Option<View> {
-        if !self.text.contains('\\') {
-            return None;
-        }
+        if self.text.contains('\\') { self.decoded_by(decode_at) } else { None }
+    }
+
+    /// The view with one level of URL percent-encoding decoded (`%2D` →
+    /// `-`), or `None` when it holds none. Only escapes of ASCII characters
+    /// are decoded: every secret pattern is ASCII, and a lone byte of a
+    /// multi-byte character is no character at all.
+    pub fn percent_decode_once(&self) -> Option<View> {
+        if self.text.contains('%') { self.decoded_by(percent_decode_at) } else { None }
+    }
+
+    /// The view with every escape `step` knows decoded, each decoded
+    /// character mapped to the original span of its escape (`None` when
+    /// nothing changed).
+    fn decoded_by(&self, step: fn(&str, usize) -> (String, usize)) -> Option<View> {
         let mut text = String::with_capacity(self.text.len());
         let mut origin = Vec::with_capacity(self.text.len());
-        let bytes = self.text.as_bytes();
         let mut at = 0;
         while at < self.text.len() {
-            let (decoded, consumed) = decode_at(&self.text, bytes, at);
-            let span = match self.original_span(at..at + consumed) {
-                Some(span) => span,
-                None => break,
-            };
+            let (decoded, consumed) = step(&self.text, at);
+            let Some(span) = self.original_span(at..at + consumed) else { break };
             for c in decoded.chars() {
                 text.push(c);
                 origin.extend(std::iter::repeat_n(span.clone(), c.len_utf8()));
@@ -71,15 +86,34 @@ impl View {
     }
 }
 
-/// Decodes the escape (or plain character) at byte `at`: the decoded text and
-/// how many bytes it consumed.
-fn decode_at(text: &str, bytes: &[u8], at: usize) -> (String, usize) {
-    let plain = || {
-        let c = text[at..].chars().next().unwrap_or('\u{fffd}');
-        (c.to_string(), c.len_utf8().max(1))
-    };
+/// The character at byte `at` as it is, and its length.
+fn plain_at(text: &str, at: usize) -> (String, usize) {
+    let c = text[at..].chars().next().unwrap_or('\u{fffd}');
+    (c.to_string(), c.len_utf8().max(1))
+}
+
+/// Decodes the `%XX` escape of an ASCII character (or the plain character)
+/// at byte `at`.
+fn percent_decode_at(text: &str, at: usize) -> (String, usize) {
+    let bytes = text.as_bytes();
+    let escaped = (bytes.get(at) == Some(&b'%'))
+        .then(|| bytes.get(at + 1..at + 3))
+        .flatten()
+        .and_then(|hex| std::str::from_utf8(hex).ok())
+        .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        .filter(u8::is_ascii);
+    match escaped {
+        Some(byte) => (char::from(byte).to_string(), 3),
+        None => plain_at(text, at),
+    }
+}
+
+/// Decodes the JSON escape (or plain character) at byte `at`: the decoded
+/// text and how many bytes it consumed.
+fn decode_at(text: &str, at: usize) -> (String, usize) {
+    let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'\\') {
-        return plain();
+        return plain_at(text, at);
     }
     let simple = match bytes.get(at + 1) {
         Some(b'"') => Some('"'),
@@ -122,11 +156,16 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
 }
 
 /// The original and its decoded levels, shallowest first (level 0 is the
-/// original itself).
+/// original itself): JSON escape levels, then percent-decoded levels of the
+/// deepest of those.
 pub fn views(original: &str) -> Vec<View> {
     let mut levels = vec![View::identity(original)];
     while levels.len() <= MAX_ESCAPE_LEVELS {
         let Some(next) = levels.last().and_then(View::decode_once) else { break };
+        levels.push(next);
+    }
+    for _ in 0..MAX_PERCENT_LEVELS {
+        let Some(next) = levels.last().and_then(View::percent_decode_once) else { break };
         levels.push(next);
     }
     levels
@@ -161,6 +200,20 @@ mod tests {
     fn text_without_escapes_has_only_itself() {
         assert_eq!(views("plain text: ünïcode").len(), 1);
         assert_eq!(views(r"C:\Users\x").len(), 1, "invalid escapes decode to themselves");
+    }
+
+    #[test]
+    fn percent_encoding_decodes_below_the_json_levels_and_maps_back() {
+        let original = r#"{\"url\":\"https://x.test/?key=sk%2Dant%2Dabc&n=100%\"}"#;
+        let all = views(original);
+        let deepest = all.last().map(|view| view.text.as_str()).unwrap_or_default();
+        assert_eq!(deepest, r#"{"url":"https://x.test/?key=sk-ant-abc&n=100%"}"#);
+        let view = &all[all.len() - 1];
+        let start = view.text.find("sk-ant").unwrap_or(0);
+        let span = view.original_span(start..start + "sk-ant-abc".len()).unwrap_or(0..0);
+        assert_eq!(&original[span], "sk%2Dant%2Dabc");
+        assert_eq!(views("sk%252Dant").last().map(|view| view.text.clone()), Some("sk-ant".to_owned()));
+        assert_eq!(views("100% sure, %zz and %e2%82").len(), 1, "nothing ASCII to decode");
     }
 
     #[test]

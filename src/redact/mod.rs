@@ -14,13 +14,20 @@
 //! ([`rules::is_secret_member`]) are replaced whatever their value looks like.
 //! [`Redactor::lint`] re-scans a finished document with the same rules and
 //! reports anything secret-looking that is not a placeholder.
+//!
+//! Personal data that is not a secret (phone numbers, IP addresses, card
+//! numbers: the rules marked [`rules::RuleSpec::personal_data`]) is replaced
+//! too, unless [`RedactOptions::keep_personal_data`] asks to keep it; the
+//! lint then leaves it alone as well.
 
 pub mod escapes;
+pub mod personal;
 pub mod rules;
+pub mod wrapped;
 
 use crate::json;
 use regex::Regex;
-use rules::{Rule, builtin_rules, is_secret_member};
+use rules::{BUILTIN_RULES, Rule, is_secret_member};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
@@ -98,6 +105,17 @@ impl RedactionSummary {
     }
 }
 
+/// What a redactor replaces besides the built-in secret rules.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RedactOptions {
+    /// The user's `--redact-rule` patterns, which come before the built-in
+    /// rules.
+    pub user_rules: Vec<String>,
+    /// Keep phone numbers, IP addresses and card numbers
+    /// (`--keep-personal-data`).
+    pub keep_personal_data: bool,
+}
+
 /// Scrubs one capture. See the module docs.
 #[derive(Debug)]
 pub struct Redactor {
@@ -113,16 +131,24 @@ pub struct Redactor {
 }
 
 impl Redactor {
-    /// A redactor with the built-in rules, preceded by the user's patterns
+    /// A redactor with every built-in rule, preceded by the user's patterns
     /// (which therefore win where both match).
     pub fn new(user_rules: &[String]) -> Result<Redactor, RedactError> {
+        Redactor::with_options(&RedactOptions { user_rules: user_rules.to_vec(), keep_personal_data: false })
+    }
+
+    /// A redactor with the user's patterns first, then the built-in rules
+    /// (without the personal-data ones when asked to keep personal data).
+    pub fn with_options(options: &RedactOptions) -> Result<Redactor, RedactError> {
         let mut rules = Vec::new();
-        for (index, pattern) in user_rules.iter().enumerate() {
+        for (index, pattern) in options.user_rules.iter().enumerate() {
             let rule = Rule::custom(index + 1, pattern)
                 .map_err(|err| RedactError::BadUserRule { pattern: pattern.clone(), message: err.to_string() })?;
             rules.push(rule);
         }
-        rules.extend(builtin_rules().map_err(|err| RedactError::BadBuiltinRule(err.to_string()))?);
+        for spec in BUILTIN_RULES.iter().filter(|spec| !(options.keep_personal_data && spec.personal_data)) {
+            rules.push(Rule::builtin(spec).map_err(|err| RedactError::BadBuiltinRule(err.to_string()))?);
+        }
         Ok(Redactor {
             rules,
             placeholders: HashMap::new(),
@@ -169,17 +195,29 @@ impl Redactor {
                     regex,
                     groups: Vec::new(),
                     accept: None,
+                    rescan_refused: false,
                 });
             }
         }
     }
 
-    /// Scrubs every string (and member name) of `value` in place.
+    /// Scrubs every string (and member name) of `value` in place. A number
+    /// that a rule finds (a card or phone number written as a JSON number)
+    /// becomes the placeholder string: the written document must not hold
+    /// it, and the lint reads numbers too.
     pub fn scrub_value(&mut self, value: &mut Value) {
         stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
             Value::String(text) => {
                 if let Some(scrubbed) = self.scrub_changed(text) {
                     *text = scrubbed;
+                }
+            }
+            Value::Number(number) => {
+                // As the document will be written, so the lint sees the same text.
+                let mut lexeme = String::new();
+                json::write_number(&mut lexeme, number);
+                if let Some(scrubbed) = self.scrub_changed(&lexeme) {
+                    *value = Value::String(scrubbed);
                 }
             }
             Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_value(item)),
@@ -200,7 +238,7 @@ impl Redactor {
                     members.insert(name, member);
                 }
             }
-            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+            Value::Null | Value::Bool(_) => {}
         })
     }
 

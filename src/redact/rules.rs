@@ -10,10 +10,25 @@
 //! The README's redaction table is written from [`BUILTIN_RULES`]; keep them
 //! in step.
 
+use super::{personal, wrapped};
 use regex::Regex;
 
 /// Decides whether a candidate secret found by a pattern really is one.
-pub type Accept = fn(&str) -> bool;
+pub type Accept = fn(&Candidate<'_>) -> bool;
+
+/// A candidate secret and the text around it, for an [`Accept`] check: some
+/// kinds are told apart from harmless look-alikes by what stands next to
+/// them (an IP address from the middle of a longer dotted number, an AWS
+/// secret from a slice of a longer base64 run).
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate<'t> {
+    /// The part of the match that would be replaced.
+    pub secret: &'t str,
+    /// The whole text before it.
+    pub before: &'t str,
+    /// The whole text after it.
+    pub after: &'t str,
+}
 
 /// A redaction rule as written in the table.
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +48,14 @@ pub struct RuleSpec {
     pub groups: &'static [usize],
     /// Extra check on the secret, for patterns that also match prose.
     pub accept: Option<Accept>,
+    /// Personal data that `--keep-personal-data` keeps (phone numbers, IP
+    /// addresses, card numbers). E-mail addresses and user names are always
+    /// replaced: they name a person outright.
+    pub personal_data: bool,
+    /// Search a refused match again from its second character (see
+    /// [`Rule::find_all`]): for patterns whose match can start before the
+    /// value it should find (`12 4111 1111 1111 1111`).
+    pub rescan_refused: bool,
 }
 
 /// The built-in rules, highest priority first. A match that overlaps a
@@ -51,6 +74,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         ),
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "private-key-tail",
@@ -59,6 +84,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"(?:[A-Za-z0-9+/=]+(?:\r?\n|(?:\\+r)?\\+n)+)+-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "anthropic-key",
@@ -67,6 +94,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\bsk-ant-[A-Za-z0-9_-]+",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "openai-key",
@@ -75,6 +104,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]+|\bsk-[A-Za-z0-9]{20,}",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "github-token",
@@ -83,6 +114,21 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\bgh[pousr]_[A-Za-z0-9]{4,}|\bgithub_pat_[A-Za-z0-9_]{4,}",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // Prefixes as gitleaks lists them (gitlab-pat, gitlab-ptt, gitlab-rrt,
+    // gitlab-deploy-token, gitlab-runner-authentication-token, …); like the
+    // other prefix rules, a cut token is caught from 8 characters on.
+    RuleSpec {
+        id: "gitlab-token",
+        label: "GITLAB_TOKEN",
+        finds: "GitLab tokens (`glpat-`, `gldt-`, `glrt-`, `glptt-`, `glcbt-`, `glft-`, `glimt-`, `glagent-`, `gloas-`, `glsoat-`, `glffct-`, runner registration `GR1348941…`)",
+        pattern: r"\bgl(?:pat|ptt|dt|rt|cbt|ft|imt|agent|oas|soat|ffct)-[A-Za-z0-9_-]{8,}|\bGR1348941[A-Za-z0-9_-]{8,}",
+        groups: &[],
+        accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "aws-access-key-id",
@@ -91,6 +137,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\b(?:AKIA|ASIA)[A-Z0-9]{8,}",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "aws-secret-key",
@@ -99,6 +147,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r#"(?i)\b(?:aws_?)?secret_?access_?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{8,})"#,
         groups: &[1],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "slack-token",
@@ -107,6 +157,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\bxox[abposr]-[A-Za-z0-9-]+|https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "google-api-key",
@@ -115,6 +167,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\bAIza[0-9A-Za-z_-]{10,}",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "stripe-key",
@@ -123,6 +177,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{8,}",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "npm-token",
@@ -131,6 +187,46 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\bnpm_[A-Za-z0-9]{16,}",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // gitleaks huggingface-access-token (`hf_` + 34 letters) and
+    // huggingface-organization-api-token (`api_org_` + 34 letters); from 16
+    // characters with both cases, so `hf_transfer` or `hf_hub` stay.
+    RuleSpec {
+        id: "huggingface-token",
+        label: "HUGGINGFACE_TOKEN",
+        finds: "Hugging Face user and organization tokens (`hf_…`, `api_org_…`; 16+ characters of both cases)",
+        pattern: r"\b(?:hf|api_org)_[A-Za-z0-9]{16,}",
+        groups: &[],
+        accept: Some(has_both_cases),
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // gitleaks sendgrid-api-token: `SG.` + 22 characters + `.` + 43
+    // characters; caught from 16 characters after the prefix when cut.
+    RuleSpec {
+        id: "sendgrid-key",
+        label: "SENDGRID_KEY",
+        finds: "SendGrid API keys (`SG.<22>.<43>`, also cut after the first part)",
+        pattern: r"\bSG\.[A-Za-z0-9_-]{16,}(?:\.[A-Za-z0-9_-]*)?",
+        groups: &[],
+        accept: None,
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // detect-secrets AzureStorageKeyDetector (`AccountKey=` + base64), the
+    // Service Bus / Event Hubs `SharedAccessKey=` of the same connection
+    // strings, and the `sig=` of shared access signature URLs.
+    RuleSpec {
+        id: "azure-key",
+        label: "AZURE_KEY",
+        finds: "Azure connection-string keys (`AccountKey=…`, `SharedAccessKey=…`) and SAS URL signatures (`?sig=…`)",
+        pattern: r#"(?i)\b(?:AccountKey|SharedAccessKey)["']?\s*[=:]\s*["']?([A-Za-z0-9+/]{8,}={0,2})|[?&]sig=([A-Za-z0-9%+/]{16,}(?:=|%3D){0,2})"#,
+        groups: &[1, 2],
+        accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "jwt",
@@ -139,6 +235,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "authorization-header",
@@ -147,6 +245,18 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest|negotiate)\s+)?([^\s"'\\,;]+)"#,
         groups: &[1],
         accept: Some(not_a_reference),
+        personal_data: false,
+        rescan_refused: false,
+    },
+    RuleSpec {
+        id: "cookie-header",
+        label: "COOKIE",
+        finds: "the value of a `Cookie:` / `Set-Cookie:` header (to the end of the line: every `name=value` pair)",
+        pattern: r#"(?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*["']?([^\r\n"'\\]+)"#,
+        groups: &[1],
+        accept: Some(holds_a_cookie_pair),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "bearer-token",
@@ -155,6 +265,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]+=*)",
         groups: &[1],
         accept: Some(looks_like_credential),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "basic-auth",
@@ -163,6 +275,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"(?i)\bbasic\s+([A-Za-z0-9+/]{6,}={0,2})",
         groups: &[1],
         accept: Some(decodes_to_user_password),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "url-credentials",
@@ -171,22 +285,62 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r#"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@"'\\]+:([^\s/@"'\\]+)@"#,
         groups: &[1],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "secret-assignment",
         label: "SECRET",
-        finds: "quoted values assigned to secret-looking names (`DB_PASSWORD=\"…\"`, `api_key: '…'`, `\"client_secret\": \"…\"`): names ending in password, passwd, passphrase, secret, api key, access key, private key, token or credential(s)",
-        pattern: r#"(?i)\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|token|credentials?)["']?[ \t]*[:=][ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)')"#,
+        finds: "quoted values assigned to secret-looking names (`DB_PASSWORD=\"…\"`, `api_key: '…'`, `\"client_secret\": \"…\"`): names ending in password, passwd, passphrase, secret, api key, access key, private key, token or credential(s), and names that are or end in `_pass` or `_pwd` (`DB_PASS`, `MYSQL_PWD`)",
+        pattern: concat!(
+            r#"(?i)(?:\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|token|credentials?)"#,
+            r#"|\b(?:[A-Za-z0-9_.-]*[_.-])?pass|\b[A-Za-z0-9_.-]*[_.-]pwd)"#,
+            r#"["']?[ \t]*[:=][ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)')"#,
+        ),
         groups: &[1, 2],
         accept: Some(looks_like_assigned_secret),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "secret-assignment-bare",
         label: "SECRET",
-        finds: "unquoted values with a digit assigned to the same names (`.env` lines such as `API_TOKEN=a8f5…`); a bare word without digits is taken for code (`csrfToken = document.querySelector`)",
-        pattern: r#"(?i)\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|token|credentials?)["']?[ \t]*[:=][ \t]*([^\s"'\\,;{}\[\]()]+)"#,
+        finds: "unquoted values with a digit assigned to the same names (`.env` lines such as `API_TOKEN=a8f5…`, `DB_PASS=…`); a bare word without digits is taken for code (`csrfToken = document.querySelector`)",
+        pattern: concat!(
+            r#"(?i)(?:\b[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|api[_-]?key|access[_-]?key|private[_-]?key|token|credentials?)"#,
+            r#"|\b(?:[A-Za-z0-9_.-]*[_.-])?pass|\b[A-Za-z0-9_.-]*[_.-]pwd)"#,
+            r#"["']?[ \t]*[:=][ \t]*([^\s"'\\,;{}\[\]()]+)"#,
+        ),
         groups: &[1],
         accept: Some(looks_like_bare_secret),
+        personal_data: false,
+        rescan_refused: false,
+    },
+    RuleSpec {
+        id: "base64-wrapped-secret",
+        label: "ENCODED_SECRET",
+        finds: "base64 (standard or URL-safe, possibly wrapped over lines) that decodes to text one of the rules above finds (`echo $KEY | base64`)",
+        pattern: r"[A-Za-z0-9+/_-]{16,}(?:\r?\n[A-Za-z0-9+/_-]+)*={0,2}",
+        groups: &[],
+        accept: Some(wrapped::decodes_to_a_secret),
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // AWS documents a secret access key as 40 characters of the base64
+    // alphabet; with no name before it only its shape tells it, so it must
+    // stand alone (not a slice of a longer run), mix cases and digits, not
+    // be hex (a SHA-1), and look random (Shannon entropy ≥ 4.5 bits per
+    // character, as gitleaks' generic rules weigh entropy; a 40-character
+    // camelCase word or path scores about 4.2).
+    RuleSpec {
+        id: "aws-secret-key-bare",
+        label: "AWS_SECRET",
+        finds: "AWS secret access keys with no name before them: 40 base64 characters standing alone, of both cases with a digit, random-looking (entropy ≥ 4.5 bits per character)",
+        pattern: r"[A-Za-z0-9/+]{40}",
+        groups: &[],
+        accept: Some(looks_like_bare_aws_secret),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "email",
@@ -195,6 +349,51 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
         groups: &[],
         accept: Some(is_personal_address),
+        personal_data: false,
+        rescan_refused: false,
+    },
+    RuleSpec {
+        id: "ipv6-address",
+        label: "IP",
+        finds: "IPv6 addresses (three or more groups, or all eight) except loopback, unspecified and the 2001:db8::/32 documentation range",
+        pattern: r"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:\.[0-9]{1,3}){0,3}",
+        groups: &[],
+        accept: Some(personal::is_ipv6_address),
+        personal_data: true,
+        rescan_refused: true,
+    },
+    RuleSpec {
+        id: "ipv4-address",
+        label: "IP",
+        finds: "IPv4 addresses except 0.x, loopback, network and broadcast (`.0`, `.255`) and the RFC 5737 documentation ranges; not inside a longer dotted number or after `version`",
+        pattern: r"\b[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\b",
+        groups: &[],
+        accept: Some(personal::is_ipv4_address),
+        personal_data: true,
+        rescan_refused: true,
+    },
+    RuleSpec {
+        id: "card-number",
+        label: "CARD",
+        finds: "payment card numbers: 13–19 digits (plain, or in groups split by one kind of space or dash) with a card network's prefix and a valid Luhn check digit",
+        pattern: r"\b[0-9](?:[ -]?[0-9]){12,18}\b",
+        groups: &[],
+        accept: Some(personal::is_card_number),
+        personal_data: true,
+        rescan_refused: true,
+    },
+    RuleSpec {
+        id: "phone-number",
+        label: "PHONE",
+        finds: "phone numbers with a `+` country code (E.164: 8–15 digits, spaces, dots, dashes or an area code in parentheses) and North American numbers (`(415) 555-0134`, `415-555-0134`, `1-800-555-0199`)",
+        pattern: concat!(
+            r"\+[1-9][0-9]{0,3}(?:[ .-]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,6}",
+            r"|(?:\b1[ .-])?(?:\([2-9][0-9]{2}\)[ ]?|\b[2-9][0-9]{2}[.-])[0-9]{3}[.-][0-9]{4}\b",
+        ),
+        groups: &[],
+        accept: Some(personal::is_phone_number),
+        personal_data: true,
+        rescan_refused: true,
     },
     RuleSpec {
         id: "home-path-unix",
@@ -203,6 +402,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"(?:^|[^A-Za-z0-9._~/:-]|file://)/(?:Users|home)/([A-Za-z0-9._-]+)",
         groups: &[1],
         accept: Some(is_user_name),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "home-path-dashed",
@@ -211,6 +412,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r#"(?:^|[/\s"'=:])-(?:Users|home)-([A-Za-z0-9_]+)[-/]"#,
         groups: &[1],
         accept: Some(is_user_name),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "home-path-windows",
@@ -219,14 +422,18 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r#"(?i)\b[A-Z]:(?:\\+|/)Users(?:\\+|/)([^\\/\s"':*?<>|]+)"#,
         groups: &[1],
         accept: Some(is_user_name),
+        personal_data: false,
+        rescan_refused: false,
     },
     RuleSpec {
         id: "truncated-secret-tail",
         label: "SECRET_TAIL",
-        finds: "the rest of a secret that a `…[hapi: truncated N chars]…` marker cut in two",
-        pattern: r"REDACTED_[A-Z0-9_]+_[0-9]+\n…\[hapi: truncated [0-9]+ chars\]…\n([A-Za-z0-9_+/=.-]+)",
+        finds: "the rest of a secret that a `…[hapi: truncated N chars]…` marker cut in two, with or without the newlines the hub writes around it",
+        pattern: r"REDACTED_[A-Z0-9_]+_[0-9]+(?:\r?\n)?…\[hapi: truncated [0-9]+ chars\]…(?:\r?\n)?([A-Za-z0-9_+/=.-]+)",
         groups: &[1],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
     },
 ];
 
@@ -268,6 +475,8 @@ pub struct Rule {
     pub groups: Vec<usize>,
     /// Extra check on the secret.
     pub accept: Option<Accept>,
+    /// Whether a refused match is searched again from its second character.
+    pub rescan_refused: bool,
 }
 
 impl Rule {
@@ -279,6 +488,7 @@ impl Rule {
             regex: Regex::new(spec.pattern)?,
             groups: spec.groups.to_vec(),
             accept: spec.accept,
+            rescan_refused: spec.rescan_refused,
         })
     }
 
@@ -287,26 +497,62 @@ impl Rule {
     pub fn custom(index: usize, pattern: &str) -> Result<Rule, regex::Error> {
         let regex = Regex::new(pattern)?;
         let groups = if regex.captures_len() > 1 { vec![1] } else { Vec::new() };
-        Ok(Rule { id: format!("custom-{index}"), label: format!("CUSTOM{index}"), regex, groups, accept: None })
+        Ok(Rule {
+            id: format!("custom-{index}"),
+            label: format!("CUSTOM{index}"),
+            regex,
+            groups,
+            accept: None,
+            rescan_refused: false,
+        })
     }
 
     /// Every (byte range, secret) this rule finds in `text`, left to right.
+    ///
+    /// For a rule with `rescan_refused`, a match its check refuses does not
+    /// hide a secret that starts inside it (`12 4111 1111 1111 1111`: the
+    /// card starts after the `12`): the search goes on from the match's
+    /// second character. Refused matches longer than [`RETRY_WITHIN`] are
+    /// skipped whole all the same, so a long run costs one check, not one
+    /// per byte.
     pub fn find_all<'t>(&self, text: &'t str) -> Vec<(std::ops::Range<usize>, &'t str)> {
         let mut found = Vec::new();
-        for captures in self.regex.captures_iter(text) {
+        let mut at = 0;
+        while at <= text.len() {
+            let Some(captures) = self.regex.captures_at(text, at) else { break };
+            let Some(whole) = captures.get(0) else { break };
             let secret = if self.groups.is_empty() {
-                captures.get(0)
+                Some(whole)
             } else {
                 self.groups.iter().find_map(|&group| captures.get(group))
             };
-            let Some(secret) = secret else { continue };
-            if secret.is_empty() || self.accept.is_some_and(|accept| !accept(secret.as_str())) {
-                continue;
-            }
-            found.push((secret.range(), secret.as_str()));
+            let accepted = secret.filter(|secret| {
+                let candidate = Candidate {
+                    secret: secret.as_str(),
+                    before: &text[..secret.start()],
+                    after: &text[secret.end()..],
+                };
+                !secret.is_empty() && self.accept.is_none_or(|accept| accept(&candidate))
+            });
+            at = match accepted {
+                Some(secret) => {
+                    found.push((secret.range(), secret.as_str()));
+                    whole.end().max(whole.start() + 1)
+                }
+                None if self.rescan_refused && whole.len() <= RETRY_WITHIN => next_char_boundary(text, whole.start()),
+                None => whole.end().max(whole.start() + 1),
+            };
         }
         found
     }
+}
+
+/// Refused matches up to this many bytes are searched again from their
+/// second character (see [`Rule::find_all`]).
+pub const RETRY_WITHIN: usize = 64;
+
+fn next_char_boundary(text: &str, at: usize) -> usize {
+    text[at..].chars().next().map_or(at + 1, |c| at + c.len_utf8())
 }
 
 /// Compiles the built-in table. The patterns are constants checked by the
@@ -316,68 +562,97 @@ pub fn builtin_rules() -> Result<Vec<Rule>, regex::Error> {
 }
 
 /// A bearer token rather than a word of prose.
-fn looks_like_credential(token: &str) -> bool {
+fn looks_like_credential(candidate: &Candidate<'_>) -> bool {
+    let token = candidate.secret;
     let has_digit = token.bytes().any(|b| b.is_ascii_digit());
     let has_letter = token.bytes().any(|b| b.is_ascii_alphabetic());
     (token.len() >= 8 && has_digit && has_letter) || token.len() >= 24
 }
 
 /// An authorization value that is not a variable or template reference.
-fn not_a_reference(value: &str) -> bool {
+fn not_a_reference(candidate: &Candidate<'_>) -> bool {
+    is_not_a_reference(candidate.secret)
+}
+
+fn is_not_a_reference(value: &str) -> bool {
     let reference = value.starts_with(['$', '<', '{', '%']);
     let scheme_only = ["bearer", "basic", "header"].iter().any(|word| value.eq_ignore_ascii_case(word));
     !reference && !scheme_only
 }
 
 /// A value that is really assigned, not a type name, number or reference.
-fn looks_like_assigned_secret(value: &str) -> bool {
+fn looks_like_assigned_secret(candidate: &Candidate<'_>) -> bool {
+    is_assigned_value(candidate.secret)
+}
+
+fn is_assigned_value(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
     value.len() >= 3
-        && not_a_reference(value)
+        && is_not_a_reference(value)
         && !value.bytes().all(|b| b.is_ascii_digit() || b == b'.')
         && !matches!(lower.as_str(), "null" | "none" | "true" | "false" | "undefined" | "string" | "str" | "required")
 }
 
 /// An unquoted assigned value that is data, not code: it has a digit.
-fn looks_like_bare_secret(value: &str) -> bool {
-    looks_like_assigned_secret(value) && value.bytes().any(|b| b.is_ascii_digit())
+fn looks_like_bare_secret(candidate: &Candidate<'_>) -> bool {
+    is_assigned_value(candidate.secret) && candidate.secret.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// A token of upper- and lower-case letters (generated), not a snake_case name.
+fn has_both_cases(candidate: &Candidate<'_>) -> bool {
+    let token = candidate.secret;
+    token.bytes().any(|b| b.is_ascii_uppercase()) && token.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// A header value that sets a cookie (`name=value`), not the word in prose.
+fn holds_a_cookie_pair(candidate: &Candidate<'_>) -> bool {
+    let value = candidate.secret.trim();
+    value
+        .split(';')
+        .any(|pair| pair.split_once('=').is_some_and(|(name, value)| !name.trim().is_empty() && !value.is_empty()))
+        && !contains_only_placeholders(value)
+}
+
+/// Whether every `name=value` value is already a placeholder.
+fn contains_only_placeholders(value: &str) -> bool {
+    value.split(';').all(|pair| pair.split_once('=').is_none_or(|(_, value)| value.trim().starts_with("REDACTED_")))
+}
+
+/// Forty base64 characters that stand alone and look random (see the rule).
+fn looks_like_bare_aws_secret(candidate: &Candidate<'_>) -> bool {
+    let key = candidate.secret;
+    let in_run = |c: char| c.is_ascii_alphanumeric() || matches!(c, '/' | '+' | '_' | '-');
+    let alone = !candidate.before.ends_with(in_run) && !candidate.after.starts_with(|c: char| in_run(c) || c == '=');
+    let mixed = key.bytes().any(|b| b.is_ascii_uppercase())
+        && key.bytes().any(|b| b.is_ascii_lowercase())
+        && key.bytes().any(|b| b.is_ascii_digit());
+    let hex = key.bytes().all(|b| b.is_ascii_hexdigit());
+    let path_like = key.starts_with('/') || key.ends_with('/') || key.contains("//");
+    alone && mixed && !hex && !path_like && shannon_entropy(key) >= 4.5
+}
+
+/// Bits per character of `text`'s character distribution.
+pub fn shannon_entropy(text: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    for c in text.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+    }
+    let total = text.chars().count() as f64;
+    counts.values().map(|&n| n as f64 / total).map(|p| -p * p.log2()).sum()
 }
 
 /// Base64 of `user:password`, possibly cut short.
-fn decodes_to_user_password(candidate: &str) -> bool {
-    let usable = candidate.trim_end_matches('=');
+fn decodes_to_user_password(candidate: &Candidate<'_>) -> bool {
+    let usable = candidate.secret.trim_end_matches('=');
     let usable = &usable[..usable.len() - usable.len() % 4];
-    decode_base64(usable)
+    wrapped::decode_base64(usable)
         .is_some_and(|bytes| bytes.contains(&b':') && bytes.iter().all(|&b| b.is_ascii_graphic() || b == b' '))
-}
-
-fn decode_base64(text: &str) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => u32::from(c - b'A'),
-            b'a'..=b'z' => u32::from(c - b'a') + 26,
-            b'0'..=b'9' => u32::from(c - b'0') + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        })
-    };
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    for chunk in text.as_bytes().chunks(4) {
-        let mut word = 0u32;
-        for &c in chunk {
-            word = (word << 6) | value(c)?;
-        }
-        word <<= 6 * (4 - chunk.len() as u32);
-        let bytes = word.to_be_bytes();
-        out.extend_from_slice(&bytes[1..1 + chunk.len() * 3 / 4]);
-    }
-    Some(out)
 }
 
 /// An address a person could receive mail at (documentation domains and git
 /// remotes are not personal data).
-fn is_personal_address(address: &str) -> bool {
+fn is_personal_address(candidate: &Candidate<'_>) -> bool {
+    let address = candidate.secret;
     let Some((local, domain)) = address.rsplit_once('@') else { return false };
     let domain = domain.to_ascii_lowercase();
     let documentation = ["example.com", "example.org", "example.net"].contains(&domain.as_str())
@@ -385,11 +660,15 @@ fn is_personal_address(address: &str) -> bool {
     !(documentation || local == "git")
 }
 
-/// A user name rather than a placeholder or a shared folder.
 /// Whether a name found in a home-directory path is a person's: not a
 /// placeholder, not a shared folder and not a generic account (`/home/user`
 /// is also how scrubbed paths are commonly written).
-pub fn is_user_name(name: &str) -> bool {
+fn is_user_name(candidate: &Candidate<'_>) -> bool {
+    is_personal_name(candidate.secret)
+}
+
+/// The same check on a bare name.
+pub fn is_personal_name(name: &str) -> bool {
     !name.starts_with("REDACTED_") && !GENERIC_ACCOUNT_NAMES.iter().any(|generic| generic.eq_ignore_ascii_case(name))
 }
 
@@ -445,6 +724,28 @@ mod tests {
     }
 
     #[test]
+    fn patterns_and_checks_together_select_the_whole_value() {
+        assert_eq!(
+            secrets("phone-number", "call 1-800-555-0199 or +1 (415) 555-0134."),
+            ["1-800-555-0199", "+1 (415) 555-0134"]
+        );
+        assert_eq!(secrets("card-number", "order 12 4111 1111 1111 1111 paid"), ["4111 1111 1111 1111"]);
+        assert_eq!(secrets("ipv4-address", "hosts 10.1.2.3, 1.2.3.4.5 and 127.0.0.1"), ["10.1.2.3"]);
+        assert_eq!(secrets("ipv6-address", "via fe80::1ff:fe23:4567:890a%eth0"), ["fe80::1ff:fe23:4567:890a"]);
+        assert_eq!(secrets("cookie-header", "Cookie: a=1; b=2\nHost: x"), ["a=1; b=2"]);
+        assert_eq!(
+            secrets("secret-assignment-bare", "DB_PASS=s3cret bypass=1x PWD=/app MYSQL_PWD=p4ss"),
+            ["s3cret", "p4ss"]
+        );
+        let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        assert_eq!(secrets("aws-secret-key-bare", &format!("pair AKIA… {key}\n")), [key]);
+        assert!(secrets("aws-secret-key-bare", &format!("x{key}")).is_empty(), "a slice of a longer run");
+        assert!(secrets("aws-secret-key-bare", "035dfd363ef902015abb5d8c30eaa1c6af2b5b6d").is_empty());
+        let marker = "REDACTED_ANTHROPIC_KEY_1…[hapi: truncated 9000 chars]…tailOfTheKey-42 rest";
+        assert_eq!(secrets("truncated-secret-tail", marker), ["tailOfTheKey-42"]);
+    }
+
+    #[test]
     fn prose_is_left_alone() {
         assert!(secrets("bearer-token", "send a Bearer token with the request").is_empty());
         assert!(secrets("basic-auth", "Basic example of authentication").is_empty());
@@ -470,8 +771,9 @@ mod tests {
     #[test]
     fn basic_credentials_are_recognized_even_when_cut() {
         // "alice:wonderland" in base64, then the same cut short.
-        assert!(decodes_to_user_password("YWxpY2U6d29uZGVybGFuZA=="));
-        assert!(decodes_to_user_password("YWxpY2U6d29u"));
-        assert!(!decodes_to_user_password("authentication"));
+        let check = |secret: &str| decodes_to_user_password(&Candidate { secret, before: "", after: "" });
+        assert!(check("YWxpY2U6d29uZGVybGFuZA=="));
+        assert!(check("YWxpY2U6d29u"));
+        assert!(!check("authentication"));
     }
 }

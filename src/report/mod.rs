@@ -26,7 +26,7 @@ pub use model::{
     CaseReport, Counts, DifferenceReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport,
     SuiteCounts, Tally, Verdict,
 };
-pub use palette::Palette;
+pub use palette::{Palette, visible_controls};
 pub use pretty::{PrettyOptions, write_pretty};
 pub use read::{ReportReadError, parse_report, read_report};
 

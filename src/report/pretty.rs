@@ -3,7 +3,7 @@
 
 use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
-use super::palette::Palette;
+use super::palette::{Palette, visible_controls};
 use crate::compare::{DiffTag, format_line, hunk_header};
 use std::io;
 
@@ -40,7 +40,7 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
                 needs_blank_line = true;
             }
             Tally::Skipped => {
-                let reason = case.message.as_deref().unwrap_or("");
+                let reason = visible_controls(case.message.as_deref().unwrap_or(""));
                 writeln!(out, "{} {}: {reason}", p.warn(&label(case.verdict)), case.id)?;
                 needs_blank_line = true;
             }
@@ -96,7 +96,7 @@ fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOption
         && let Some(message) = &case.message
     {
         for line in message.lines() {
-            writeln!(out, "  {line}")?;
+            writeln!(out, "  {}", visible_controls(line))?;
         }
     }
     if !options.no_diff && !case.diff.is_empty() {
@@ -119,7 +119,7 @@ fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOption
         let start = lines.len().saturating_sub(MAX_STDERR_LINES);
         writeln!(out, "  {}", p.dim(&format!("stderr (last {} lines):", lines.len() - start)))?;
         for line in &lines[start..] {
-            writeln!(out, "  | {line}")?;
+            writeln!(out, "  | {}", visible_controls(line))?;
         }
     }
     writeln!(out)
@@ -145,7 +145,7 @@ fn write_clusters(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io
             out,
             "  {:>width$}  {}{known}  {}",
             cluster.cases.len(),
-            cluster.label,
+            visible_controls(&cluster.label),
             p.dim(&examples),
             width = width
         )?;

@@ -7,6 +7,7 @@ where it commits the fault named by --fault:
 
   none          behave
   crash         write to stderr, then exit with status 3 (no reply)
+  crash-ansi    the same, with terminal escape sequences and a carriage return in stderr
   hang          never reply
   garbage       print a line that is not JSON, then the reply
   wrong-id      reply with an id the harness never sent
@@ -18,8 +19,13 @@ where it commits the fault named by --fault:
   no-read       send the hello, then never read stdin again
   skip          reply `skipped`
   no-newline    write the reply without its newline, then wait
+  fork-exit     fork a grandchild that keeps stdout open, then exit with status 3
+  detach-exit   the same, with the grandchild in a session (and process group) of its own
+  slow-bye      take 3 s to exit after bye
+  stay          keep running after bye
 
 --declare SUITE:VERSION,... replaces the suites declared in the hello.
+A grandchild's pid is appended to $CONFORM_TEST_GRANDCHILD_PIDFILE, if set.
 """
 
 import argparse
@@ -51,6 +57,19 @@ def send(message):
     out.flush()
 
 
+def leave_grandchild(detach):
+    """Forks a process that holds this one's pipes for two minutes."""
+    pid = os.fork()
+    if pid == 0:
+        if detach:
+            os.setsid()
+        time.sleep(120)
+        os._exit(0)
+    if os.environ.get("CONFORM_TEST_GRANDCHILD_PIDFILE"):
+        with open(os.environ["CONFORM_TEST_GRANDCHILD_PIDFILE"], "a", encoding="utf-8") as f:
+            f.write(str(pid) + "\n")
+
+
 def hello():
     send({
         "op": "hello",
@@ -72,6 +91,10 @@ for raw in sys.stdin.buffer:
             hello()
         continue
     if op == "bye":
+        if args.fault == "slow-bye":
+            time.sleep(3)
+        elif args.fault == "stay":
+            time.sleep(3600)
         sys.exit(0)
     if op != "run":
         continue
@@ -83,6 +106,10 @@ for raw in sys.stdin.buffer:
     fault = args.fault
     if fault == "crash":
         sys.stderr.write("decoder: fatal error in " + message["fixture"] + "\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    elif fault == "crash-ansi":
+        sys.stderr.write("\x1b[31mdecoder: fatal\x1b[0m 50%\rdone\n")
         sys.stderr.flush()
         sys.exit(3)
     elif fault == "hang":
@@ -99,6 +126,11 @@ for raw in sys.stdin.buffer:
         send(reply)
     elif fault == "exit0":
         sys.exit(0)
+    elif fault in ("fork-exit", "detach-exit"):
+        leave_grandchild(fault == "detach-exit")
+        sys.stderr.write("decoder: leaving a helper behind\n")
+        sys.stderr.flush()
+        sys.exit(3)
     elif fault == "stderr-flood":
         chunk = ("e" * 1023 + "\n") * 1024
         for _ in range(10):

@@ -33,10 +33,22 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Set (to `1`) where every optional resource is installed, as CI does once
+/// it has installed them: a test that would skip fails instead.
+pub const REQUIRE_ALL: &str = "CONFORM_REQUIRE_ALL";
+
+/// Whether [`REQUIRE_ALL`] is set.
+pub fn require_all() -> bool {
+    std::env::var(REQUIRE_ALL).is_ok_and(|value| value == "1")
+}
+
 /// Says, in one line visible in `cargo test` output, that the calling test skips what needs
-/// `missing`; the caller then returns (or carries on without it).
+/// `missing`; the caller then returns (or carries on without it). Under
+/// `CONFORM_REQUIRE_ALL=1` a skip is a failure: nothing may pass silently
+/// where everything should have run.
 pub fn skip(missing: &str) {
     use std::io::Write;
+    assert!(!require_all(), "{missing}, but {REQUIRE_ALL}=1 requires every resource; the test cannot skip");
     let line = match std::thread::current().name().filter(|name| *name != "main") {
         Some(test) => format!("note: {missing}: {test} skips what needs it"),
         None => format!("note: {missing}: what needs it is skipped"),

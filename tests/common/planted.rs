@@ -299,3 +299,395 @@ pub fn masked_strings(value: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// One kind of planted secret or personal data: a string holding it in a
+/// typical context, the rule expected to replace it, and whether it is
+/// personal data that `--keep-personal-data` keeps.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// What it is, for messages.
+    pub name: &'static str,
+    /// The rule that must fire on it.
+    pub rule: &'static str,
+    /// The string as planted, with its secret parts marked.
+    pub planted: Planted,
+    /// Personal data rather than a secret.
+    pub personal: bool,
+    /// When set, the kind is an object member of this name whose value is
+    /// [`Kind::planted`] (secret by its name alone).
+    pub member: Option<&'static str>,
+}
+
+fn kind(name: &'static str, rule: &'static str, planted: Planted) -> Kind {
+    Kind { name, rule, planted, personal: false, member: None }
+}
+
+fn personal(name: &'static str, rule: &'static str, planted: Planted) -> Kind {
+    Kind { name, rule, planted, personal: true, member: None }
+}
+
+fn member(name: &'static str, member_name: &'static str, planted: Planted) -> Kind {
+    Kind { name, rule: "secret-member", planted, personal: false, member: Some(member_name) }
+}
+
+/// An Anthropic key that is only ever planted wrapped in base64 or
+/// URL-encoded, so a test can tell those rules found it.
+pub const WRAPPED_KEY: &str =
+    "sk-ant-api03-Wb3nQ8vK2xR7mT4pL9cZ1hF6jD0gS5aE-yU2iO7_pQ9rW4eT6yU8iO0pA2sD4fG6hJ8kL0zXcVbNmQwErTy-ZyXwVuAA";
+/// base64 of [`WRAPPED_KEY`].
+pub const WRAPPED_KEY_BASE64: &str = "c2stYW50LWFwaTAzLVdiM25ROHZLMnhSN21UNHBMOWNaMWhGNmpEMGdTNWFFLXlVMmlPN19wUTlyVzRlVDZ5VThpTzBwQTJzRDRmRzZoSjhrTDB6WGNWYk5tUXdFclR5LVp5WHdWdUFB";
+/// The `.env` text wrapped over two lines by `base64`.
+pub const WRAPPED_ENV: &str = "OPENAI_API_KEY=sk-proj-Qm7Zt2Lx9Vb4Nc8Rk1Hs6Jd3Fw5Gy0Pa\nDEBUG=false\n";
+/// base64 of [`WRAPPED_ENV`], wrapped at 76 columns as `base64` does.
+pub const WRAPPED_ENV_BASE64: &str =
+    "T1BFTkFJX0FQSV9LRVk9c2stcHJvai1RbTdadDJMeDlWYjROYzhSazFIczZKZDNGdzVHeTBQYQpE\nRUJVRz1mYWxzZQo=";
+/// An AWS secret access key planted with no name before it.
+pub const AWS_SECRET_BARE: &str = "q8Hf2Lk9Tz/Vb3Nw7Rm1Xc5Pd0Gs4Jy6Ua+Ke2Wo";
+
+/// Every kind the redaction must catch, one string each: vendor keys and
+/// tokens, credentials in headers, URLs and assignments, private keys,
+/// wrapped and encoded secrets, truncated and split secrets, secret object
+/// members, e-mail addresses and user names, and personal data.
+pub fn kinds() -> Vec<Kind> {
+    let t = Planted::text;
+    let split_head = &ANTHROPIC[..40];
+    let split_tail = &ANTHROPIC[40..];
+    vec![
+        // Vendor keys and tokens.
+        kind("Anthropic API key", "anthropic-key", t("ANTHROPIC_KEY is ").s(ANTHROPIC).t(" (rotate monthly)")),
+        kind(
+            "Anthropic admin key",
+            "anthropic-key",
+            t("admin: ").s("sk-ant-admin01-Hq2Lm8Zx4Cv6Bn0Ms3Kd7Jf1Gh5Pt9Ry-Aa").t(" end"),
+        ),
+        kind("OpenAI project key", "openai-key", t("using ").s(OPENAI).t(" for embeddings")),
+        kind("OpenAI legacy key", "openai-key", t("old key ").s("sk-Ab3De5Fg7Hi9Jk1Lm3No5Pq7Rs9Tu1Vw3Xy5Za7").t(".")),
+        kind(
+            "OpenAI service-account key",
+            "openai-key",
+            t("svc ").s("sk-svcacct-Zp4Qr8St2Uv6Wx0Yz4Ab8Cd2Ef6Gh0Ij").t(" ok"),
+        ),
+        kind("GitHub classic token", "github-token", t("git push with ").s(GITHUB).t(" failed")),
+        kind("GitHub OAuth token", "github-token", t("oauth ").s("gho_16C7e42F292c6912E7710c838347Ae178B4a").t(";")),
+        kind("GitHub fine-grained token", "github-token", t("token ").s(GITHUB_FINE).t(" expires")),
+        kind(
+            "GitLab personal access token",
+            "gitlab-token",
+            t("glab auth login --token ").s("glpat-xR4vN8qL2mZ7tK9wB3cF").t("\n"),
+        ),
+        kind("GitLab runner token", "gitlab-token", t("runner token ").s("glrt-2CR8_eVxiioB1QmzPZwa").t(" registered")),
+        kind("AWS access key id", "aws-access-key-id", t("key id ").s(AWS_KEY_ID).t(" in us-east-1")),
+        kind("AWS session key id", "aws-access-key-id", t("temporary ").s("ASIAY34FZKBOKMUTVV7A").t(" until noon")),
+        kind("AWS secret key by name", "aws-secret-key", t("aws_secret_access_key = ").s(AWS_SECRET).t("\n")),
+        kind("AWS secret key with no name", "aws-secret-key-bare", t("creds: ").s(AWS_SECRET_BARE).t(" (copied)")),
+        kind("Slack bot token", "slack-token", t("SLACK ").s(SLACK_BOT).t(" posts")),
+        kind(
+            "Slack user token",
+            "slack-token",
+            t("user ").s("xoxp-2345678901-3456789012-4567890123-abcdef0123456789").t("."),
+        ),
+        kind("Slack webhook", "slack-token", t("POST ").s(SLACK_WEBHOOK).t(" 200")),
+        kind("Google API key", "google-api-key", t("maps key=").s(GOOGLE).t("&v=3")),
+        kind("Stripe secret key", "stripe-key", t("stripe ").s(STRIPE).t(" charge")),
+        kind("Stripe restricted key", "stripe-key", t("rk ").s("rk_live_51H8xYzQrStUvWxYz0123AbCd").t(" read-only")),
+        kind("npm token", "npm-token", t("//registry.npmjs.org/:_authToken ").s(NPM).t("\n")),
+        kind(
+            "Hugging Face token",
+            "huggingface-token",
+            t("huggingface-cli login ").s("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").t(" done"),
+        ),
+        kind(
+            "Hugging Face organization token",
+            "huggingface-token",
+            t("org ").s("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").t(" used"),
+        ),
+        kind(
+            "SendGrid key",
+            "sendgrid-key",
+            t("sendgrid: ").s("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").t(" (mail)"),
+        ),
+        kind(
+            "Azure storage account key",
+            "azure-key",
+            t("DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey=")
+                .s("Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==")
+                .t(";EndpointSuffix=core.windows.net"),
+        ),
+        kind(
+            "Azure Service Bus key",
+            "azure-key",
+            t("Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=")
+                .s("Zq8xT2vN5mK7pL1rW4cF9hJ3bD6gS0aE2yU5iO8pQ1r=")
+                .t("\n"),
+        ),
+        kind(
+            "Azure SAS signature",
+            "azure-key",
+            t("https://acme.blob.core.windows.net/logs/a.txt?sv=2022-11-02&se=2030-01-01&sr=b&sp=r&sig=")
+                .s("Qm9vT2xMZWFrU2lnbmF0dXJlVGhhdElzTG9uZw%3D%3D")
+                .t(" fetched"),
+        ),
+        // Tokens and credentials in context.
+        kind("JSON Web Token", "jwt", t("id_token ").s(JWT).t(" verified")),
+        kind("JWT cut after its header", "jwt", t("token: ").s(&JWT[..48])),
+        kind("Authorization: Bearer", "authorization-header", t("Authorization: Bearer ").s(BEARER).t("\n")),
+        kind("Authorization: Basic", "authorization-header", t("authorization: Basic ").s(BASIC).t("\n")),
+        kind(
+            "Authorization: Token",
+            "authorization-header",
+            t("-H \"Authorization: Token ").s("9f8e7d6c5b4a39281706f5e4d3c2b1a0").t("\""),
+        ),
+        kind(
+            "Proxy-Authorization",
+            "authorization-header",
+            t("Proxy-Authorization: Digest ").s("dXNlcjpwYXNzd29yZA9f").t("\n"),
+        ),
+        kind(
+            "Bearer token in prose",
+            "bearer-token",
+            t("For staging use Bearer ").s(BEARER_PROSE).t(" (a Bearer token)."),
+        ),
+        kind("Basic credentials in prose", "basic-auth", t("send basic ").s(BASIC).t(" as the header")),
+        kind(
+            "Cookie header",
+            "cookie-header",
+            t("GET / HTTP/1.1\nCookie: ")
+                .s("sessionid=8f14e45fceea167a5a36dedd4bea2543; csrftoken=Xq7vR2mN9pL4")
+                .t("\nAccept: */*"),
+        ),
+        kind(
+            "Set-Cookie header",
+            "cookie-header",
+            t("HTTP/1.1 200 OK\nSet-Cookie: ")
+                .s("__Host-session=6c9a2f1e8d7b4a30; Path=/; Secure; HttpOnly")
+                .t("\n\nok"),
+        ),
+        kind(
+            "password in a URL",
+            "url-credentials",
+            t("DATABASE_URL=postgres://admin:").s(URL_PASSWORD).t("@db.internal:5432/app"),
+        ),
+        kind("quoted password assignment", "secret-assignment", t("export DB_PASSWORD=\"").s(DB_PASSWORD).t("\"\n")),
+        kind("api_key in YAML", "secret-assignment", t("api_key: '").s("Lk3Jh5Gf7Ds9Aq1Wz").t("'\n")),
+        kind(
+            "client_secret in JSON text",
+            "secret-assignment",
+            t("{\"client_id\":\"app\",\"client_secret\":\"").s(CLIENT_SECRET).t("\"}"),
+        ),
+        kind(".env token", "secret-assignment-bare", t("LOG=info\nAPI_TOKEN=").s(API_TOKEN_VALUE).t("\nPORT=8080\n")),
+        kind("DB_PASS", "secret-assignment-bare", t("DB_HOST=db\nDB_PASS=").s("Tr0ub4dor&3x").t("\nDB_NAME=app\n")),
+        kind("MYSQL_PWD", "secret-assignment-bare", t("env MYSQL_PWD=").s("my5ql-Pw-2024").t(" mysql -u app")),
+        kind("SMTP_PASS quoted", "secret-assignment", t("SMTP_PASS='").s("mailer pass 77").t("'\n")),
+        // Private keys.
+        kind("RSA private key", "private-key", t("id_rsa:\n").s(RSA_KEY).t("\n")),
+        kind("OpenSSH private key", "private-key", t("id_ed25519:\n").s(OPENSSH_KEY).t("\n")),
+        kind("private key cut mid-body", "private-key", t("cat ~/.ssh/id_rsa\n").s(&RSA_KEY[..90])),
+        kind(
+            "private key whose BEGIN line was cut off",
+            "private-key-tail",
+            t("…\n").s(&RSA_KEY[RSA_KEY.find('\n').map_or(0, |at| at + 1)..]).t("\n"),
+        ),
+        // Wrapped, encoded, cut and split secrets.
+        kind("base64-wrapped key", "base64-wrapped-secret", t("echo $KEY | base64\n").s(WRAPPED_KEY_BASE64).t("\n")),
+        kind(
+            "base64 .env over two lines",
+            "base64-wrapped-secret",
+            t("data:\n  env: |\n").s(WRAPPED_ENV_BASE64).t("\n"),
+        ),
+        kind(
+            "URL-encoded key",
+            "anthropic-key",
+            t("GET /proxy?key=").s(&WRAPPED_KEY.replace('-', "%2D")).t("&model=claude HTTP/1.1"),
+        ),
+        kind("key cut mid-key", "anthropic-key", t("export ANTHROPIC_API_KEY=").s(&ANTHROPIC[..17])),
+        kind(
+            "key split by a truncation marker",
+            "truncated-secret-tail",
+            t("log ").s(split_head).t(&hub_marker(70_000)).s(split_tail).t(" end"),
+        ),
+        kind(
+            "key split by a truncation marker without newlines",
+            "truncated-secret-tail",
+            t("log ").s(split_head).t("…[hapi: truncated 70000 chars]…").s(split_tail).t(" end"),
+        ),
+        kind(
+            "key behind \\u escapes in escaped JSON",
+            "github-token",
+            Planted::text("{\"env\":\"GH=").s(&GITHUB_FINE.replace('_', "\\u005f")).t("\"}"),
+        ),
+        kind("custom rule", "custom-1", t("artifacts uploaded from ").s(CUSTOM_HOST).t(" in 42s")),
+        // Secret by member name alone.
+        member("password member", "password", Planted::secret(MEMBER_PASSWORD)),
+        member("accessToken member", "accessToken", Planted::secret("opaque-value-without-shape")),
+        member("Cookie member", "Cookie", Planted::secret("theme=dark; sid=31d6cfe0d16ae931")),
+        // People.
+        kind("e-mail address", "email", t("Reported by ").s(EMAIL_1).t(" (docs: help@example.com)")),
+        kind("macOS home path", "home-path-unix", t("Edited /Users/").s(USER_MAC).t("/code/app/src/main.rs")),
+        kind("Linux home path", "home-path-unix", t("cp /home/").s(USER_LINUX).t("/backup/main.rs .")),
+        kind(
+            "Windows home path",
+            "home-path-windows",
+            t("C:\\Users\\").s(USER_WINDOWS).t("\\AppData\\Roaming\\app.toml"),
+        ),
+        kind(
+            "dashed project folder",
+            "home-path-dashed",
+            t("written to /tmp/claude-1000/-home-").s(USER_DASHED).t("-projects-spotter/tasks/b1.output"),
+        ),
+        kind(
+            "user name alone in ls -l",
+            "known-user-name",
+            t("drwxr-x--- 9 ").s(USER_LINUX).t(" staff 4096 Jan 11 00:22 ."),
+        ),
+        // Personal data.
+        personal("phone number with country code", "phone-number", t("call ").s("+44 20 7946 0958").t(" after 5")),
+        personal("phone number, E.164 without spaces", "phone-number", t("\"to\": \"").s("+14155550134").t("\"")),
+        personal("North American phone number", "phone-number", t("Phone: ").s("(415) 555-0134").t(", ext. 12")),
+        personal("IPv4 address", "ipv4-address", t("ssh deploy@").s("83.137.14.201").t(" -p 2222")),
+        personal("private IPv4 address", "ipv4-address", t("inet ").s("192.168.1.37").t("/24 brd 192.168.1.255")),
+        personal("IPv6 address", "ipv6-address", t("from ").s("2a00:1450:4001:82a::200e").t(" port 443")),
+        personal("card number in groups", "card-number", t("card ").s("4111 1111 1111 1111").t(" exp 12/30")),
+        personal("card number plain", "card-number", t("amex=").s("378282246310005").t(";")),
+    ]
+}
+
+/// What fixtures legitimately hold that looks like personal data or a key:
+/// none of it may be replaced.
+pub const LOOK_ALIKES: &str = concat!(
+    "createdAt 1755000001500, seq 42, id 01a22858-edb3-7840-884f-a62a072ad7df, ",
+    "sha 035dfd363ef902015abb5d8c30eaa1c6af2b5b6d, version 1.2.3.4, \"version\": \"10.0.19041.1\", ",
+    "node v20.11.1, listening on 127.0.0.1:8080 and [::1]:3000, 0.0.0.0, ",
+    "at 2026-11-29T17:23:56.140Z (+01:00), Rust path std::collections::HashMap, ",
+    "mac aa:bb:cc:dd:ee:ff, 12:30:45, diff @@ -12,7 +12,8 @@, 473839810000005 tokens, ",
+    "doc 192.0.2.10 and 2001:db8::1, total 1976, hf_transfer, hf_hub_download, ",
+    "claude-sonnet-4-5-20250929, packages/server/test/fixtures/codex/file-edits, ",
+    "bypass=1 compass=north first_pass: 3, PWD=/workspace/app, ",
+    "the cookie: jar, use Set-Cookie headers, SG.abc, base64 aGVsbG8gd29ybGQ=",
+);
+
+/// The text a kind puts in a message (member kinds say which member holds
+/// the secret; the member itself goes beside the text).
+pub fn kind_text(index: usize, kind: &Kind) -> String {
+    match kind.member {
+        Some(name) => format!("planted {index}: the `{name}` member beside this text"),
+        None => kind.planted.original(),
+    }
+}
+
+/// The extra object a member kind adds to its frame (`{"<name>": secret}`).
+pub fn kind_members(kind: &Kind) -> Option<Value> {
+    kind.member.map(|name| serde_json::json!({ name: kind.planted.original() }))
+}
+
+/// A capture holding every kind, in one format.
+pub struct PlantedCapture {
+    /// The files to write: (file name, text).
+    pub files: Vec<(String, String)>,
+    /// Per kind, the frame that holds it.
+    pub frames: Vec<Value>,
+}
+
+/// A capture in the given format (`--from` name and suite) holding one
+/// frame per kind: the kind's text in a message and, for member kinds, a
+/// `meta` object beside it. `None` for a format this function does not
+/// know yet: the caller fails, so a new format gets planted too.
+pub fn capture_in_format(suite: &str, format: &str, kinds: &[Kind]) -> Option<PlantedCapture> {
+    use serde_json::json;
+    let with_meta = |mut frame: Value, kind: &Kind| {
+        if let (Some(object), Some(meta)) = (frame.as_object_mut(), kind_members(kind)) {
+            object.insert("meta".to_owned(), meta);
+        }
+        frame
+    };
+    let frames: Vec<Value> = match (suite, format) {
+        ("chat", "hapi-messages") => kinds
+            .iter()
+            .enumerate()
+            .map(|(index, kind)| {
+                let seq = index + 1;
+                let data = with_meta(
+                    json!({"type": "assistant", "uuid": format!("u-{seq:03}"), "message": {"role": "assistant",
+                        "model": "claude-opus-4-1-20250805", "content": [{"type": "text", "text": kind_text(index, kind)}]}}),
+                    kind,
+                );
+                json!({"id": format!("msg-{seq:03}"), "seq": seq, "localId": null, "createdAt": 1_755_000_000_000u64 + seq as u64 * 1000,
+                    "content": {"role": "agent", "content": {"type": "output", "data": data}}})
+            })
+            .collect(),
+        ("claude-events" | "claude-display", "claude-stream-json") => kinds
+            .iter()
+            .enumerate()
+            .map(|(index, kind)| {
+                with_meta(
+                    json!({"type": "assistant", "message": {"id": format!("msg_{index:03}"), "type": "message", "role": "assistant",
+                        "model": "claude-sonnet-4-5-20250929", "content": [{"type": "text", "text": kind_text(index, kind)}]},
+                        "parent_tool_use_id": null, "session_id": "s-1", "uuid": format!("u-{index:03}")}),
+                    kind,
+                )
+            })
+            .collect(),
+        ("codex-app-server-events", "codex-app-server-jsonl") => kinds
+            .iter()
+            .enumerate()
+            .map(|(index, kind)| {
+                with_meta(
+                    json!({"method": "item/completed", "params": {"item": {"type": "agentMessage", "id": format!("i-{index:03}"),
+                        "text": kind_text(index, kind)}, "threadId": "t-1", "turnId": "turn-1"}}),
+                    kind,
+                )
+            })
+            .collect(),
+        ("codex-exec-events", "codex-exec-jsonl") => kinds
+            .iter()
+            .enumerate()
+            .map(|(index, kind)| {
+                with_meta(
+                    json!({"type": "item.completed", "item": {"id": format!("item_{index}"), "type": "agent_message",
+                        "text": kind_text(index, kind)}}),
+                    kind,
+                )
+            })
+            .collect(),
+        _ => return None,
+    };
+    let lines = |head: Vec<Value>, tail: Vec<Value>| -> String {
+        head.iter().chain(&frames).chain(&tail).map(|frame| format!("{frame}\n")).collect()
+    };
+    let files = match format {
+        "hapi-messages" => vec![("session.json".to_owned(), json!({"messages": frames}).to_string())],
+        "claude-stream-json" => vec![(
+            "run.jsonl".to_owned(),
+            lines(
+                vec![
+                    json!({"type": "system", "subtype": "init", "session_id": "s-1", "cwd": "/workspace/app", "tools": [],
+                    "model": "claude-sonnet-4-5-20250929", "permissionMode": "default", "uuid": "u-init"}),
+                ],
+                vec![
+                    json!({"type": "result", "subtype": "success", "is_error": false, "result": "done", "session_id": "s-1",
+                    "num_turns": 1, "duration_ms": 10, "uuid": "u-result"}),
+                ],
+            ),
+        )],
+        "codex-app-server-jsonl" => vec![(
+            "run.jsonl".to_owned(),
+            lines(
+                vec![
+                    json!({"method": "turn/started", "params": {"threadId": "t-1", "turn": {"id": "turn-1", "items": [], "status": "inProgress"}}}),
+                ],
+                vec![
+                    json!({"method": "turn/completed", "params": {"threadId": "t-1", "turn": {"id": "turn-1", "items": [], "status": "completed"}}}),
+                ],
+            ),
+        )],
+        _ => vec![(
+            "run.jsonl".to_owned(),
+            lines(
+                vec![json!({"type": "thread.started", "thread_id": "t-1"}), json!({"type": "turn.started"})],
+                vec![
+                    json!({"type": "turn.completed", "usage": {"input_tokens": 10, "cached_input_tokens": 0, "output_tokens": 5}}),
+                ],
+            ),
+        )],
+    };
+    Some(PlantedCapture { files, frames })
+}

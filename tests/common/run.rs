@@ -53,6 +53,7 @@ pub struct Conform {
     command: Command,
     stdin: Option<Vec<u8>>,
     limit: Duration,
+    closed_stdout: bool,
 }
 
 impl Conform {
@@ -60,7 +61,7 @@ impl Conform {
     pub fn new<S: AsRef<OsStr>>(args: &[S]) -> Conform {
         let mut command = Command::new(env!("CARGO_BIN_EXE_conform"));
         command.args(args).current_dir(root()).env("NO_COLOR", "1").env_remove("CI");
-        Conform { command, stdin: None, limit: DEFAULT_LIMIT }
+        Conform { command, stdin: None, limit: DEFAULT_LIMIT, closed_stdout: false }
     }
 
     /// Runs in `dir` instead of the repository root.
@@ -78,6 +79,14 @@ impl Conform {
     /// Feeds `bytes` on stdin (stdin is empty otherwise).
     pub fn stdin(mut self, bytes: &[u8]) -> Conform {
         self.stdin = Some(bytes.to_vec());
+        self
+    }
+
+    /// Gives the child a stdout pipe whose reader has already gone, as
+    /// `conform … | head -1` does once `head` has its line: every write to
+    /// stdout fails with a broken pipe. (`Finished::stdout` is then empty.)
+    pub fn closed_stdout(mut self) -> Conform {
+        self.closed_stdout = true;
         self
     }
 
@@ -104,7 +113,14 @@ impl Conform {
             }
             None => Stdio::null(),
         };
-        self.command.stdin(stdin).stdout(file("stdout")).stderr(file("stderr"));
+        let stdout = if self.closed_stdout {
+            let (reader, writer) = std::io::pipe().expect("a pipe");
+            drop(reader);
+            Stdio::from(writer)
+        } else {
+            Stdio::from(file("stdout"))
+        };
+        self.command.stdin(stdin).stdout(stdout).stderr(file("stderr"));
         let read = |name: &str| {
             String::from_utf8_lossy(&std::fs::read(logs.path().join(name)).unwrap_or_default()).into_owned()
         };

@@ -83,3 +83,67 @@ pub fn verdicts(report: &Value) -> BTreeMap<String, Judged> {
         })
         .collect()
 }
+
+/// Processes the test adapters leave behind on purpose (their pids are
+/// appended to the file `$CONFORM_TEST_GRANDCHILD_PIDFILE` names); whatever
+/// is still alive when this is dropped is killed.
+#[cfg(unix)]
+pub struct Grandchildren {
+    dir: tempfile::TempDir,
+}
+
+#[cfg(unix)]
+impl Grandchildren {
+    pub fn new() -> Grandchildren {
+        Grandchildren { dir: tempfile::tempdir().expect("temp dir") }
+    }
+
+    /// The environment variable that tells the adapters where to write.
+    pub fn env(&self) -> (&'static str, PathBuf) {
+        ("CONFORM_TEST_GRANDCHILD_PIDFILE", self.dir.path().join("pids"))
+    }
+
+    /// The pids written so far.
+    pub fn pids(&self) -> Vec<i32> {
+        let text = std::fs::read_to_string(self.env().1).unwrap_or_default();
+        text.lines().filter_map(|line| line.trim().parse().ok()).collect()
+    }
+
+    /// Waits up to `limit` until none of them is alive; false if one still is.
+    pub fn all_gone_within(&self, limit: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            if !self.pids().into_iter().any(alive) {
+                return true;
+            }
+            if std::time::Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Grandchildren {
+    fn drop(&mut self) {
+        for pid in self.pids().into_iter().filter(|&pid| alive(pid)) {
+            // SAFETY: plain system call on a process the test adapter started.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+/// Whether `pid` runs (a zombie that no one reaped yet does not count).
+fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name, which is in parentheses.
+        Ok(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X'])),
+        // SAFETY: signal 0 only checks whether the process exists.
+        Err(_) if !std::path::Path::new("/proc/self").exists() => unsafe { libc::kill(pid, 0) == 0 },
+        Err(_) => false,
+    }
+}

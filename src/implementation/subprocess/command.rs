@@ -25,6 +25,20 @@ impl CommandLine {
         Ok(CommandLine { text: text.to_owned(), program, args: words.collect() })
     }
 
+    /// When the program is `name` and cannot be found on `PATH`, runs
+    /// `binary` instead (the text as given is kept for reports). This is
+    /// how `--impl-cmd 'conform adapter'` works from a build that was never
+    /// installed: the running `conform` stands in for the missing one.
+    pub fn or_binary_for(mut self, name: &str, binary: impl FnOnce() -> Option<PathBuf>) -> Self {
+        if self.program == name
+            && matches!(self.check_startable(), Err(StartError::NotFound { .. }))
+            && let Some(binary) = binary()
+        {
+            self.program = binary.to_string_lossy().into_owned();
+        }
+        self
+    }
+
     /// The command as given.
     pub fn text(&self) -> &str {
         &self.text
@@ -142,6 +156,20 @@ mod tests {
         assert_eq!(err.to_string(), "cannot start the implementation: `conform-no-such-program` was not found on PATH");
         let err = CommandLine::parse("./no/such/adapter").unwrap().check_startable().unwrap_err();
         assert_eq!(err.to_string(), "cannot start the implementation: `./no/such/adapter` was not found");
+    }
+
+    #[test]
+    fn a_missing_program_can_be_stood_in_for() {
+        let stand_in = || Some(PathBuf::from("/opt/bin/stand-in"));
+        let command = CommandLine::parse("conform-no-such-program adapter --x").unwrap();
+        let resolved = command.clone().or_binary_for("conform-no-such-program", stand_in);
+        assert_eq!(resolved.program(), "/opt/bin/stand-in");
+        assert_eq!(resolved.args(), ["adapter", "--x"]);
+        assert_eq!(resolved.text(), "conform-no-such-program adapter --x");
+        // Only the named program, and only when it is missing.
+        assert_eq!(command.clone().or_binary_for("other", stand_in).program(), "conform-no-such-program");
+        let sh = CommandLine::parse("sh -c true").unwrap();
+        assert_eq!(sh.or_binary_for("sh", stand_in).program(), "sh");
     }
 
     #[cfg(unix)]

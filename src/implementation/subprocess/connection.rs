@@ -52,10 +52,13 @@ impl Connection {
         self.duplex.close_stdin();
     }
 
-    /// The next stdout event before `deadline` (or cancellation).
+    /// The next stdout event before `deadline` (or cancellation). Stdout
+    /// ends when the process has exited, even if a process it left behind
+    /// still holds the pipe.
     pub fn next(&mut self, deadline: Instant) -> Next {
         let options = &self.options;
-        self.duplex.next(deadline, &|| options.cancelled())
+        let process = &mut self.process;
+        self.duplex.next(deadline, &|| options.cancelled(), &mut || process.try_status().is_some())
     }
 
     /// A mark in the stderr stream.

@@ -9,6 +9,12 @@
 //! stdin cannot block the harness. Stdout is read only when a case waits for
 //! it, one chunk at a time, so memory stays bounded by the line limit.
 //!
+//! The end of stdout is not the only sign of death: a grandchild the
+//! implementation forked may hold the pipe open after the implementation
+//! exited. So whenever stdout has been quiet for a poll slice, the caller's
+//! exit probe is asked too; once the process has exited, what is already in
+//! the pipe is read and the stream ends there.
+//!
 //! Elsewhere than on Unix the same interface is served by the pipe threads.
 
 use super::pipes::{LineEvent, Next, SendError};
@@ -17,6 +23,8 @@ use std::time::Instant;
 
 #[cfg(unix)]
 pub use unix::Duplex;
+#[cfg(unix)]
+pub(super) use unix::set_nonblocking;
 
 #[cfg(not(unix))]
 pub use threaded::Duplex;
@@ -36,8 +44,12 @@ mod unix {
     use std::os::fd::AsRawFd;
     use std::time::Duration;
 
-    /// Longest single `poll` wait, so that cancellation is noticed promptly.
+    /// Longest single `poll` wait, so that cancellation and an exit are
+    /// noticed promptly.
     const POLL_SLICE: Duration = Duration::from_millis(50);
+    /// Chunks read at most from a process that has exited: what it left in
+    /// the pipe (a grandchild still writing cannot keep the harness reading).
+    const DRAIN_CHUNKS: usize = 16;
 
     /// A child's stdin and stdout, driven without threads.
     #[derive(Debug)]
@@ -58,7 +70,7 @@ mod unix {
         chunk: Vec<u8>,
     }
 
-    fn set_nonblocking(fd: &impl AsRawFd) -> std::io::Result<()> {
+    pub(in crate::implementation::subprocess) fn set_nonblocking(fd: &impl AsRawFd) -> std::io::Result<()> {
         let fd = fd.as_raw_fd();
         // SAFETY: fcntl on a descriptor we own, changing only its status flags.
         unsafe {
@@ -162,32 +174,56 @@ mod unix {
             }
         }
 
-        fn read_some(&mut self) {
+        /// After the process exited: takes what is in the pipe now (without
+        /// waiting for writers it may have left behind) and ends the stream.
+        fn drain(&mut self) {
+            for _ in 0..DRAIN_CHUNKS {
+                // Stops at the end of the pipe or when it is empty for now.
+                if !self.read_some() {
+                    break;
+                }
+            }
+            if !self.closed {
+                self.splitter.finish(&mut self.events);
+                self.closed = true;
+            }
+        }
+
+        /// Reads one chunk; false when nothing more can be read now (the
+        /// pipe is empty or closed).
+        fn read_some(&mut self) -> bool {
             loop {
                 match self.stdout.read(&mut self.chunk) {
                     Ok(0) => {
                         self.splitter.finish(&mut self.events);
                         self.closed = true;
-                        return;
+                        return false;
                     }
                     Ok(n) => {
                         self.splitter.feed(&self.chunk[..n], &mut self.events);
-                        return;
+                        return true;
                     }
                     Err(err) if err.kind() == ErrorKind::Interrupted => {}
-                    Err(err) if err.kind() == ErrorKind::WouldBlock => return,
+                    Err(err) if err.kind() == ErrorKind::WouldBlock => return false,
                     Err(err) => {
                         self.events.push_back(LineEvent::Failed(err.to_string()));
                         self.closed = true;
-                        return;
+                        return false;
                     }
                 }
             }
         }
 
         /// Waits for the next stdout event until `deadline`, writing pending
-        /// stdin meanwhile and checking `cancelled` every 50 ms.
-        pub fn next(&mut self, deadline: Instant, cancelled: &dyn Fn() -> bool) -> Next {
+        /// stdin meanwhile and checking `cancelled` every 50 ms; after 50 ms
+        /// without output, `exited` says whether the process has exited (the
+        /// stream then ends with what is left in the pipe).
+        pub fn next(
+            &mut self,
+            deadline: Instant,
+            cancelled: &dyn Fn() -> bool,
+            exited: &mut dyn FnMut() -> bool,
+        ) -> Next {
             loop {
                 if let Some(event) = self.events.pop_front() {
                     return Next::Event(event);
@@ -230,6 +266,8 @@ mod unix {
                 }
                 if fds[0].revents != 0 {
                     self.read_some();
+                } else if ready == 0 && exited() {
+                    self.drain();
                 }
             }
         }
@@ -274,9 +312,22 @@ mod threaded {
             0
         }
 
-        /// The next stdout event.
-        pub fn next(&mut self, deadline: Instant, cancelled: &dyn Fn() -> bool) -> Next {
-            self.stdout.next(deadline, cancelled)
+        /// The next stdout event; the stream ends when `exited` says the
+        /// process has exited and no line is waiting.
+        pub fn next(
+            &mut self,
+            deadline: Instant,
+            cancelled: &dyn Fn() -> bool,
+            exited: &mut dyn FnMut() -> bool,
+        ) -> Next {
+            loop {
+                let slice = deadline.min(Instant::now() + std::time::Duration::from_millis(50));
+                match self.stdout.next(slice, cancelled) {
+                    Next::TimedOut if exited() => return Next::Event(LineEvent::Closed),
+                    Next::TimedOut if Instant::now() < deadline => {}
+                    other => return other,
+                }
+            }
         }
     }
 }
@@ -307,10 +358,12 @@ mod tests {
         duplex.send(b"second\n".to_vec()).unwrap();
         duplex.close_stdin();
         assert!(
-            matches!(duplex.next(deadline(), &|| false), Next::Event(LineEvent::Line(line)) if line.len() == 600_000)
+            matches!(duplex.next(deadline(), &|| false, &mut || false), Next::Event(LineEvent::Line(line)) if line.len() == 600_000)
         );
-        assert!(matches!(duplex.next(deadline(), &|| false), Next::Event(LineEvent::Line(line)) if line == b"second"));
-        assert!(matches!(duplex.next(deadline(), &|| false), Next::Event(LineEvent::Closed)));
+        assert!(
+            matches!(duplex.next(deadline(), &|| false, &mut || false), Next::Event(LineEvent::Line(line)) if line == b"second")
+        );
+        assert!(matches!(duplex.next(deadline(), &|| false, &mut || false), Next::Event(LineEvent::Closed)));
         assert_eq!(duplex.stalled(), None);
         child.wait().unwrap();
     }
@@ -320,11 +373,14 @@ mod tests {
         let (mut child, mut duplex) = spawn("sleep", &["30"]);
         duplex.send(vec![b'y'; 300_000]).unwrap();
         let started = Instant::now();
-        assert!(matches!(duplex.next(Instant::now() + Duration::from_millis(200), &|| false), Next::TimedOut));
+        assert!(matches!(
+            duplex.next(Instant::now() + Duration::from_millis(200), &|| false, &mut || false),
+            Next::TimedOut
+        ));
         assert!(started.elapsed() < Duration::from_secs(5));
         let (accepted, of) = duplex.stalled().expect("not all taken");
         assert!(accepted < of && of == 300_000, "{accepted} of {of}");
-        assert!(matches!(duplex.next(deadline(), &|| true), Next::Cancelled));
+        assert!(matches!(duplex.next(deadline(), &|| true, &mut || false), Next::Cancelled));
         child.kill().unwrap();
         child.wait().unwrap();
     }

@@ -1,6 +1,8 @@
 //! Why an external implementation could not be started at all. These are
 //! setup errors (exit code 2): nothing about the implementation's behavior
-//! can be judged. Everything that goes wrong once it runs is a verdict.
+//! can be judged. A persistent implementation that fails its very first
+//! handshake is one too: the same would happen to every case. Everything
+//! that goes wrong once it has said hello is a verdict.
 
 use thiserror::Error;
 
@@ -36,5 +38,21 @@ pub enum StartError {
         program: String,
         /// The operating system's reason.
         message: String,
+    },
+    /// A persistent implementation started but failed its first handshake,
+    /// so no case can run.
+    #[error("the implementation failed its first handshake, so no case can run: {problem}")]
+    Handshake {
+        /// The command as given.
+        command: String,
+        /// How the process ended: `exit status 1`, or that the harness
+        /// killed it.
+        ended: String,
+        /// What went wrong, in plain words.
+        problem: String,
+        /// The tail of its stderr, if it wrote any.
+        stderr: Option<String>,
+        /// The start was interrupted (Ctrl-C) rather than refused.
+        interrupted: bool,
     },
 }

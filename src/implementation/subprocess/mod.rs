@@ -12,17 +12,19 @@
 //!   stdin, output on stdout.
 //!
 //! One module per concern: [`command`] (splitting `--impl-cmd`), [`child`]
-//! (process groups, kill, reap), [`pipes`] (the stdin writer, stdout line
+//! (process groups, kill, reap), `collector` (the whole stdout of a one-shot run), [`pipes`] (the stdin writer, stdout line
 //! reader and stderr collector threads, each bounded), `duplex` (stdin and
 //! stdout driven with `poll(2)` by the thread running the case, the fast path
-//! of persistent mode), `connection` (one process with its pipes), [`protocol`] (messages and codec), `session`
+//! of persistent mode), `connection` (one process with its pipes), [`protocol`] (messages and codec),
+//! `conversation` (the protocol-event loop the session driver and `conform check-adapter` share), `session`
 //! (handshake and one case at a time), [`wire`] (fast JSON for the pipes), `pool` (workers and the restart
-//! budget), [`options`] (limits), and [`check`] (`conform check-adapter`).
+//! budget) and [`options`] (limits). `conform check-adapter` lives in [`crate::check_adapter`].
 
-pub mod check;
 pub mod child;
+mod collector;
 pub mod command;
-mod connection;
+pub(crate) mod connection;
+pub(crate) mod conversation;
 mod duplex;
 mod error;
 mod oneshot;

@@ -7,8 +7,13 @@
 //! tail of stderr as the message; death by a signal is a `crash`; silence
 //! past the time limit a `timeout`. Stdout beyond `--max-output` is not
 //! kept and the case is a `protocol-error`.
+//!
+//! The case is judged as soon as the process has exited, on what it wrote
+//! until then: a grandchild that left the process group and still holds
+//! stdout neither delays the verdict nor takes the output away.
 
 use super::child::{ChildPipes, ChildProcess, describe_status, killed_by_signal};
+use super::collector::{Collected, StdoutCollector};
 use super::command::CommandLine;
 use super::error::StartError;
 use super::options::{SubprocessOptions, describe_duration, describe_size};
@@ -17,13 +22,14 @@ use super::protocol::excerpt;
 use super::session::interrupted;
 use crate::implementation::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
 use crate::json;
-use std::io::Read;
 use std::process::ExitStatus;
-use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::{Duration, Instant};
 
-/// How long stdout and stderr get to drain after the process exited.
+/// How long stderr gets to drain after the process exited.
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
+/// The same when a process left behind still holds stdout (and so, most
+/// likely, stderr): the end of file may never come.
+const HELD_GRACE: Duration = Duration::from_millis(100);
 /// Longest error message taken from stderr.
 const MESSAGE_TAIL_CHARS: usize = 2000;
 
@@ -32,14 +38,6 @@ const MESSAGE_TAIL_CHARS: usize = 2000;
 pub struct OneShotImplementation {
     command: CommandLine,
     options: SubprocessOptions,
-}
-
-/// The stdout of a one-shot run.
-#[derive(Debug, Default)]
-struct Collected {
-    bytes: Vec<u8>,
-    /// Total bytes written (more than `bytes` when over the limit).
-    total: u64,
 }
 
 impl OneShotImplementation {
@@ -63,7 +61,7 @@ impl OneShotImplementation {
         };
         let mut writer = StdinWriter::start(stdin).map_err(threads_failed)?;
         let stderr = StderrTail::start(stderr, self.options.stderr_tail).map_err(threads_failed)?;
-        let output = collect(stdout, self.options.max_output).map_err(threads_failed)?;
+        let mut output = StdoutCollector::start(stdout, self.options.max_output).map_err(threads_failed)?;
         let mut input = String::new();
         super::wire::write(request.input, &mut input);
         input.push('\n');
@@ -74,8 +72,15 @@ impl OneShotImplementation {
         let deadline = Instant::now() + self.options.timeout;
         let status = loop {
             let slice = (Instant::now() + Duration::from_millis(50)).min(deadline);
-            if let Some(status) = process.wait_until(slice) {
-                break Some(status);
+            if output.closed() {
+                if let Some(status) = process.wait_until(slice) {
+                    break Some(status);
+                }
+            } else {
+                output.wait(slice);
+                if let Some(status) = process.try_status() {
+                    break Some(status);
+                }
             }
             if self.options.cancelled() {
                 process.kill();
@@ -99,9 +104,11 @@ impl OneShotImplementation {
                 format!("no exit within {}; the process was killed{detail}", describe_duration(self.options.timeout));
             return Ok(CaseRun { outcome: Outcome::Timeout(message), stderr: stderr.since(0) });
         };
-        // Exiting killed the rest of the process group, so both pipes close.
-        let collected: Collected = output.recv_timeout(DRAIN_GRACE).unwrap_or_default();
-        stderr.wait_closed(DRAIN_GRACE);
+        // Exiting killed the rest of the process group, so the pipes close
+        // unless a process that left the group holds them.
+        let held = !output.closed();
+        let collected = output.drain();
+        stderr.wait_closed(if held { HELD_GRACE } else { DRAIN_GRACE });
         let stderr_text = stderr.since(0);
         Ok(CaseRun { outcome: self.judge_exit(status, &collected, stderr_text.as_deref()), stderr: stderr_text })
     }
@@ -148,30 +155,6 @@ impl OneShotImplementation {
             )),
         }
     }
-}
-
-/// Reads all of stdout on a thread, keeping at most `max` bytes.
-fn collect(stdout: std::process::ChildStdout, max: u64) -> std::io::Result<Receiver<Collected>> {
-    let (sender, receiver) = sync_channel(1);
-    std::thread::Builder::new().name("conform-stdout".to_owned()).spawn(move || {
-        let mut stdout = stdout;
-        let mut collected = Collected::default();
-        let mut chunk = vec![0u8; 64 * 1024];
-        loop {
-            match stdout.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => {
-                    collected.total += n as u64;
-                    let room = usize::try_from(max.saturating_sub(collected.bytes.len() as u64)).unwrap_or(usize::MAX);
-                    collected.bytes.extend_from_slice(&chunk[..n.min(room)]);
-                }
-                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        let _ = sender.send(collected);
-    })?;
-    Ok(receiver)
 }
 
 fn tail_chars(text: &str, max: usize) -> String {

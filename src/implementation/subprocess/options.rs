@@ -17,6 +17,11 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 pub const DEFAULT_MAX_RESTARTS: u32 = 10;
 /// Default longest stdout line (persistent mode) or stdout (one-shot mode).
 pub const DEFAULT_MAX_OUTPUT: u64 = 64 * 1024 * 1024;
+/// How long an implementation gets to exit after `bye`, whatever
+/// `--timeout` says: the per-case limit is about decoding, and a runtime
+/// that flushes and closes on its way out (a JVM, say) needs its own time.
+/// Past it, the process is killed and a warning printed.
+pub const BYE_GRACE: Duration = Duration::from_secs(5);
 /// How much of an implementation's stderr is kept per case: the tail, since
 /// the last lines of a dying process are the ones that explain it.
 pub const DEFAULT_STDERR_TAIL: usize = 32 * 1024;

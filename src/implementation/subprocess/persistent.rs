@@ -20,8 +20,9 @@ pub struct PersistentImplementation {
 }
 
 impl PersistentImplementation {
-    /// Starts the first process and completes its handshake. Fails only when
-    /// the command cannot be started at all; see [`Self::startup_problem`].
+    /// Starts the first process and completes its handshake. Fails when the
+    /// command cannot be started, or fails that first handshake
+    /// ([`StartError::Handshake`]).
     pub fn start(command: CommandLine, options: SubprocessOptions) -> Result<Self, StartError> {
         command.check_startable()?;
         Ok(PersistentImplementation { pool: Pool::start(command, options)?, next_id: AtomicU64::new(1) })
@@ -30,11 +31,6 @@ impl PersistentImplementation {
     /// What the implementation declared in its hello.
     pub fn hello(&self) -> Option<HelloReply> {
         self.pool.hello()
-    }
-
-    /// Why no case can run (the first handshake failed), if so.
-    pub fn startup_problem(&self) -> Option<CaseRun> {
-        self.pool.broken()
     }
 
     /// Irregularities outside any case: failed restarts, exits after bye.
@@ -90,9 +86,6 @@ impl Implementation for PersistentImplementation {
     }
 
     fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
-        if let Some(broken) = self.pool.broken() {
-            return broken;
-        }
         if let Some(outcome) = self.pool.with_hello(|hello| Self::unsupported(hello, request)) {
             return outcome.into();
         }

@@ -5,8 +5,8 @@
 //! The budget (`--max-restarts`) is shared by the whole run: it bounds how
 //! long a broken implementation can keep the harness busy. A replacement that
 //! fails its own handshake spends budget too. If the very first handshake
-//! fails, the implementation cannot run anything: every case gets that
-//! failure as its verdict, without further attempts.
+//! fails, the implementation cannot run anything: that is a setup error
+//! ([`StartError::Handshake`]), not a verdict on every case.
 
 use super::command::CommandLine;
 use super::error::StartError;
@@ -29,10 +29,8 @@ pub struct Pool {
 #[derive(Debug, Default)]
 struct PoolState {
     idle: Vec<Session>,
-    /// The first successful hello.
+    /// The first hello.
     hello: Option<HelloReply>,
-    /// Set when the first handshake failed: the verdict of every case.
-    broken: Option<CaseRun>,
     /// Processes that died and were not replaced yet.
     deaths: usize,
     restarts: u32,
@@ -40,9 +38,8 @@ struct PoolState {
 }
 
 impl Pool {
-    /// Starts the first process. A command that cannot be started is an
-    /// error; one that starts but fails its handshake is not (its cases get
-    /// the failure as their verdict).
+    /// Starts the first process and completes its handshake. A command that
+    /// cannot be started, or whose first handshake fails, is an error.
     pub fn start(command: CommandLine, options: SubprocessOptions) -> Result<Pool, StartError> {
         let mut state = PoolState::default();
         match Session::start(&command, &options) {
@@ -51,7 +48,15 @@ impl Pool {
                 state.idle.push(session);
             }
             Err(StartFailure::Spawn(err)) => return Err(err),
-            Err(StartFailure::Handshake(run)) => state.broken = Some(run),
+            Err(StartFailure::Handshake { run, ended }) => {
+                return Err(StartError::Handshake {
+                    command: command.text().to_owned(),
+                    ended,
+                    problem: run.outcome.message().unwrap_or_default().to_owned(),
+                    stderr: run.stderr,
+                    interrupted: options.cancelled(),
+                });
+            }
         }
         Ok(Pool { command, options, state: Mutex::new(state), late: Mutex::default(), notes: Mutex::default() })
     }
@@ -65,19 +70,14 @@ impl Pool {
         &self.command
     }
 
-    /// The first successful hello.
+    /// The first hello.
     pub fn hello(&self) -> Option<HelloReply> {
         self.lock().hello.clone()
     }
 
-    /// Applies `check` to the first successful hello, without copying it.
+    /// Applies `check` to the first hello, without copying it.
     pub fn with_hello<T>(&self, check: impl FnOnce(&HelloReply) -> Option<T>) -> Option<T> {
         self.lock().hello.as_ref().and_then(check)
-    }
-
-    /// Why no case can run, when the first handshake failed.
-    pub fn broken(&self) -> Option<CaseRun> {
-        self.lock().broken.clone()
     }
 
     /// Restarts spent so far.
@@ -90,9 +90,6 @@ impl Pool {
         loop {
             {
                 let mut state = self.lock();
-                if let Some(broken) = &state.broken {
-                    return Err(broken.clone());
-                }
                 if self.options.cancelled() {
                     return Err(Outcome::Error(interrupted()).into());
                 }
@@ -112,22 +109,13 @@ impl Pool {
                 }
             }
             match Session::start(&self.command, &self.options) {
-                Ok(session) => {
-                    self.lock().hello.get_or_insert_with(|| session.hello().clone());
-                    return Ok(session);
-                }
+                Ok(session) => return Ok(session),
                 Err(failure) => {
                     let run = match failure {
                         StartFailure::Spawn(err) => CaseRun::from(Outcome::Crash(err.to_string())),
-                        StartFailure::Handshake(run) => run,
+                        StartFailure::Handshake { run, .. } => run,
                     };
-                    let mut state = self.lock();
-                    if state.hello.is_none() {
-                        state.broken = Some(run.clone());
-                        return Err(run);
-                    }
-                    state.deaths += 1;
-                    drop(state);
+                    self.lock().deaths += 1;
                     self.note(format!(
                         "a restart of the implementation failed: {}",
                         run.outcome.message().unwrap_or("it answered with an output")
