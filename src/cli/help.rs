@@ -138,6 +138,20 @@ Exit codes:
         .to_owned()
 }
 
+/// `conform upgrade`.
+pub fn upgrade() -> String {
+    "\
+Examples:
+  conform upgrade --to 2 fixtures                write every fixture that can move as a version 2 .json.new
+  conform upgrade --to 2 --check fixtures/chat   list what would be upgraded, recomputed or left, write nothing
+  conform review fixtures                        then accept or reject the pending files
+
+Exit codes:
+  0  done: the upgradable fixtures were written for review (or listed with --check)
+  2  usage or setup error, invalid fixtures (listed; the others are still written)"
+        .to_owned()
+}
+
 /// `conform reduce`.
 pub fn reduce() -> String {
     format!(

@@ -74,6 +74,7 @@ enum Command {
     #[command(after_long_help = help::reduce())]
     Reduce(reduce::ReduceArgs),
     /// Rewrite fixtures as documents of a newer fixtureVersion, for review.
+    #[command(after_long_help = help::upgrade())]
     Upgrade(upgrade::UpgradeArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
     #[command(after_long_help = help::coverage())]

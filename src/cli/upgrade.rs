@@ -72,5 +72,6 @@ pub fn execute(args: UpgradeArgs) -> anyhow::Result<i32> {
     if !args.check && summary.upgraded + summary.recomputed > 0 && mode == WriteMode::Pending {
         writeln!(stdout, "review the pending files with `conform review`")?;
     }
-    Ok(exit_code::CONFORMANT)
+    let invalid = results.iter().any(|result| matches!(result.status, UpgradeStatus::NotUpgraded(NotUpgraded::Invalid(_))));
+    Ok(if invalid { exit_code::CANNOT_JUDGE } else { exit_code::CONFORMANT })
 }
