@@ -83,7 +83,8 @@ fn an_implementation_of_version_1_only_is_unsupported_on_version_2_cases() {
     let Some(python) = python() else { return };
     let tree = mixed_tree();
     let out = tempfile::tempdir().expect("a temporary folder");
-    let adapter = format!("{python} {} {}", path_arg("tests/adapters/version_1_only.py"), env!("CARGO_BIN_EXE_conform"));
+    let adapter =
+        format!("{python} {} {}", path_arg("tests/adapters/version_1_only.py"), env!("CARGO_BIN_EXE_conform"));
     let finished = run_json(tree.path(), out.path(), &["--impl-cmd", &adapter]);
     // The adapter exits with status 3 if it is ever sent a version 2 case.
     assert!(finished.success(), "exit 0 expected: {}", finished.text());

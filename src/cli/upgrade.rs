@@ -72,6 +72,7 @@ pub fn execute(args: UpgradeArgs) -> anyhow::Result<i32> {
     if !args.check && summary.upgraded + summary.recomputed > 0 && mode == WriteMode::Pending {
         writeln!(stdout, "review the pending files with `conform review`")?;
     }
-    let invalid = results.iter().any(|result| matches!(result.status, UpgradeStatus::NotUpgraded(NotUpgraded::Invalid(_))));
+    let invalid =
+        results.iter().any(|result| matches!(result.status, UpgradeStatus::NotUpgraded(NotUpgraded::Invalid(_))));
     Ok(if invalid { exit_code::CANNOT_JUDGE } else { exit_code::CONFORMANT })
 }

@@ -306,3 +306,56 @@ fn map_entries(map: Option<&Value>) -> Vec<(&str, &Value)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::{NoTrace, RuleSet};
+    use serde_json::json;
+
+    fn ids(table: &PermissionTable<'_>) -> Vec<(String, String, Option<String>)> {
+        table
+            .entries
+            .iter()
+            .map(|entry| (entry.id.to_owned(), entry.key.to_owned(), entry.permission.status_str().map(str::to_owned)))
+            .collect()
+    }
+
+    #[test]
+    fn version_1_ignores_tool_call_ids() {
+        let state = json!({"requests": {"k": {"tool": "Bash", "toolCallId": "t"}}});
+        let table = PermissionTable::build(Some(&state), false, &mut NoTrace);
+        assert_eq!(ids(&table), [("k".to_owned(), "k".to_owned(), Some("pending".to_owned()))]);
+    }
+
+    #[test]
+    fn version_2_stores_under_the_correlation_id_and_replaces_in_place() {
+        let state = json!({
+            "completedRequests": {"a": {"toolCallId": "z", "status": "approved"}, "x": null},
+            "requests": {"a": {}, "x": {}, "b": {"toolCallId": "z"}, "k": {"toolCallId": ""}}
+        });
+        let mut trace = RuleSet::default();
+        let table = PermissionTable::build(Some(&state), true, &mut trace);
+        // `x` is kept: the completed entry under its key is null.
+        assert_eq!(
+            ids(&table),
+            [
+                ("z".to_owned(), "b".to_owned(), Some("pending".to_owned())),
+                ("x".to_owned(), "x".to_owned(), Some("pending".to_owned())),
+                ("".to_owned(), "k".to_owned(), Some("pending".to_owned())),
+            ]
+        );
+        assert!(trace.0.contains("v2.p2.request-replaces-completed"));
+        assert!(trace.0.contains("v2.p1.empty-tool-call-id-is-an-id"));
+    }
+
+    #[test]
+    fn a_tool_call_id_that_is_not_a_string_correlates_with_nothing() {
+        let state = json!({"requests": {"k": {"tool": "Bash", "toolCallId": 5}, "m": {"toolCallId": null}}});
+        let mut trace = RuleSet::default();
+        let table = PermissionTable::build(Some(&state), true, &mut trace);
+        assert!(table.get("k").is_none() && table.get("5").is_none());
+        assert_eq!(ids(&table), [("m".to_owned(), "m".to_owned(), Some("pending".to_owned()))]);
+        assert!(trace.0.contains("v2.p1.non-string-tool-call-id-correlates-with-nothing"));
+    }
+}
