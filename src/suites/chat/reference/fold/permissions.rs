@@ -336,13 +336,14 @@ mod tests {
         });
         let mut trace = RuleSet::default();
         let table = PermissionTable::build(Some(&state), true, &mut trace);
-        // `x` is kept: the completed entry under its key is null.
+        // Keys in JavaScript order of key-sorted input (a, b, k, x); `x` is
+        // kept: the completed entry under its key is null.
         assert_eq!(
             ids(&table),
             [
                 ("z".to_owned(), "b".to_owned(), Some("pending".to_owned())),
-                ("x".to_owned(), "x".to_owned(), Some("pending".to_owned())),
                 ("".to_owned(), "k".to_owned(), Some("pending".to_owned())),
+                ("x".to_owned(), "x".to_owned(), Some("pending".to_owned())),
             ]
         );
         assert!(trace.0.contains("v2.p2.request-replaces-completed"));

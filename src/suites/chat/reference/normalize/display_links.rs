@@ -265,7 +265,9 @@ mod tests {
 
     #[test]
     fn hrefs_need_both_the_scheme_and_the_whatwg_parse() {
-        let ok = |href| is_displayable_href(href, &mut NoTrace);
+        fn ok(href: &str) -> bool {
+            is_displayable_href(href, &mut NoTrace)
+        }
         assert!(ok("https://docs.example.org/a"));
         assert!(ok("HTTPS://Example.COM"));
         assert!(ok("http:example.com"), "the WHATWG parser accepts a special scheme without slashes");
