@@ -89,6 +89,7 @@ pub fn decode() -> String {
 Examples:
   conform decode --suite chat messages.json      a bare message list or a whole input part
   cat input.json | conform decode --suite sse -
+  conform decode --suite chat --fixture-version 1 input.json   by the version 1 rules
 
 {TOOL_CODES}"
     )
