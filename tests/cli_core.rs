@@ -266,3 +266,109 @@ fn json_junit_and_markdown_reports_are_written_and_consistent() {
     assert!(markdown.contains(&report["summary"]["passed"].to_string()));
     assert!(markdown.contains("| suite | total |"));
 }
+
+/// Runs tests/tools/check_junit.py on `reports` against ../shared/schemas/junit-10.xsd: one line per
+/// report (`valid TESTS FAILURES ERRORS SKIPPED FILES`), or `None` when python3, the schema or the python
+/// packages are missing (a visible skip; a failure under CONFORM_REQUIRE_ALL=1).
+fn check_junit(reports: &[&std::path::Path]) -> Option<Vec<String>> {
+    let schema = common::shared("schemas/junit-10.xsd")?;
+    let Some(python) = common::python() else {
+        common::skip_unless_required("python3 is not installed");
+        return None;
+    };
+    let output = std::process::Command::new(python)
+        .arg(common::path_arg("tests/tools/check_junit.py"))
+        .arg(schema)
+        .args(reports)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    if output.status.code() == Some(3) {
+        common::skip_unless_required(&format!(
+            "{} (pip install xmlschema junitparser)",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+        return None;
+    }
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    Some(stdout.lines().map(str::to_owned).collect())
+}
+
+#[test]
+fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser() {
+    let dir = tempfile::tempdir().unwrap();
+    let passing = dir.path().join("passing");
+    let args = ["run", "fixtures", "--format", "junit", "--format", "json", "--out", passing.to_str().unwrap()];
+    let output = conform(&args);
+    assert_eq!(output.code, Some(0), "{}", output.stderr);
+    let xml = std::fs::read_to_string(passing.join("junit.xml")).unwrap();
+    let root = xml.lines().nth(1).unwrap_or("");
+    assert!(root.starts_with("<testsuites ") && !root.contains("skipped=") && !root.contains("timestamp="), "{root}");
+
+    // A run with a crash, once as the default writes it and once with the fixture file on each testcase.
+    let scenario = common::subprocess::Scenario::new();
+    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let adapter = scenario.fault_adapter(python, "crash");
+    let tree = scenario.tree();
+    let mixed = dir.path().join("mixed");
+    let with_files = dir.path().join("with-files");
+    for (out, extra) in [(&mixed, None), (&with_files, Some("--junit-testcase-file"))] {
+        let mut args = vec!["run", tree.to_str().unwrap(), "--impl-cmd", &adapter, "--format", "junit"];
+        args.extend(extra);
+        args.extend(["--out", out.to_str().unwrap()]);
+        let output = conform(&args);
+        assert_eq!(output.code, Some(1), "{}", output.stderr);
+    }
+    let with_files_xml = std::fs::read_to_string(with_files.join("junit.xml")).unwrap();
+    assert!(with_files_xml.contains(&format!("file=\"{}", tree.display())), "{with_files_xml}");
+
+    let reports = [passing.join("junit.xml"), mixed.join("junit.xml"), with_files.join("junit.xml")];
+    let Some(lines) = check_junit(&reports.iter().map(|p| p.as_path()).collect::<Vec<_>>()) else { return };
+    let fixtures = report(&passing)["summary"]["total"].clone();
+    assert_eq!(lines.first(), Some(&format!("valid {fixtures} 0 0 0 0")), "{lines:?}");
+    assert_eq!(lines.get(1).map(String::as_str), Some("valid 6 0 1 0 0"), "{lines:?}");
+    // junit-10.xsd has no `file` on testcase: the opt-in attribute makes the document invalid against it;
+    // junitparser still reads it, each case with its file.
+    assert!(lines.iter().any(|l| l.contains("'file' attribute not allowed")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("invalid 6 0 1 0 6"), "{lines:?}");
+}
+
+#[test]
+fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
+    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    common::copy_tree(&common::root().join("fixtures/chat"), &tree.join("chat"));
+    let one = std::fs::read_dir(tree.join("chat")).unwrap().flatten().map(|e| e.path()).min().unwrap();
+    for entry in std::fs::read_dir(tree.join("chat")).unwrap().flatten() {
+        if entry.path() != one {
+            std::fs::remove_file(entry.path()).unwrap();
+        }
+    }
+    // 12 MB of strings in one reply (the measured 20 and 60 MB runs are in the README).
+    let adapter = format!("{python} {} 12", common::path_arg("tests/adapters/huge_reply.py"));
+    let out = dir.path().join("out");
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &adapter];
+    let formats = ["--format", "json", "--format", "markdown", "--format", "html", "--format", "junit"];
+    let finished = conform(&[&args[..], &formats[..], &["--out", out.to_str().unwrap()]].concat());
+    assert_eq!(finished.code, Some(1), "{}", finished.stderr);
+    for name in ["conform-report.json", "conform-report.md", "conform-report.html", "junit.xml"] {
+        let size = std::fs::metadata(out.join(name)).unwrap().len();
+        assert!(size < 2 << 20, "{name} is {size} bytes");
+    }
+    let report = report(&out);
+    assert_valid_report(&report);
+    let case = &report["cases"][0];
+    assert_eq!(case["verdict"], "fail");
+    assert!(case.get("actual").is_none(), "the 12 MB output is not kept");
+    assert_eq!(
+        case["cut"][0],
+        "actual left out: over the per-case cap on kept values (1 MiB per case, 32 MiB per run)"
+    );
+    let note = case["diff_note"].as_str().unwrap();
+    assert!(note.starts_with("only the first 4 MiB of each canonical text were diffed; "), "{note}");
+    assert!(note.contains("more diff lines cut (the report keeps 2000 lines, 256 KiB per case)"), "{note}");
+    let lines: usize = case["diff"].as_array().unwrap().iter().map(|h| h["lines"].as_array().unwrap().len()).sum();
+    assert!(lines <= 2000, "{lines}");
+    assert_eq!(report["limits"]["value_bytes_per_case"], 1 << 20);
+}

@@ -9,7 +9,8 @@ use common::{conform, read_document, write_fixture};
 use conform::implementation::{
     CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome, ReferenceImplementation,
 };
-use conform::reduce::{Oracle, ReduceRequest, Signature, reduce, reduced_document};
+use conform::reduce::{Failure, Oracle, ReduceRequest, reduce, reduced_document};
+use conform::report::Verdict;
 use conform::suite::NoTrace;
 use conform::suites::chat::capture::hapi_messages::chat_input;
 use serde_json::{Value, json};
@@ -100,10 +101,10 @@ fn a_mishandled_message_kind_reduces_to_at_most_three_messages() -> Result<(), B
     // The reduced case shows the same failure as the original.
     let original = reference_signature(&input, &DropsToolErrors);
     let reduced = reference_signature(&reduction.input, &DropsToolErrors);
-    assert_eq!(Some(&reduction.signature), original.as_ref());
+    assert_eq!(Some(&reduction.failure), original.as_ref());
     assert_eq!(reduced, original);
     assert_eq!(
-        reduction.signature.to_string(),
+        reduction.failure.to_string(),
         "/blocks/*/tool/state value-changed, /visibleBlocks/*/tool/state value-changed"
     );
     // And it is a valid fixture document the reference passes.
@@ -127,7 +128,7 @@ fn a_mishandled_message_kind_reduces_to_at_most_three_messages() -> Result<(), B
 fn a_crash_reduces_to_the_message_that_triggers_it() -> Result<(), Box<dyn std::error::Error>> {
     let input = session_input();
     let reduction = reduce(&request(&input), &CrashesOnReasoning)?;
-    assert_eq!(reduction.signature, Signature::Verdict("crash"));
+    assert_eq!(reduction.failure, Failure::verdict(Verdict::Crash));
     assert_eq!(reduction.items.1, 1);
     let message = &reduction.input["messages"][0];
     assert_eq!(message["content"]["content"]["data"]["type"], "reasoning");
@@ -135,10 +136,10 @@ fn a_crash_reduces_to_the_message_that_triggers_it() -> Result<(), Box<dyn std::
     Ok(())
 }
 
-fn reference_signature(input: &Value, implementation: &dyn Implementation) -> Option<Signature> {
+fn reference_signature(input: &Value, implementation: &dyn Implementation) -> Option<Failure> {
     let expected = conform::suites::chat::reference::run(input, &mut NoTrace).ok()?;
     let request = CaseRequest { suite: "chat", fixture: "x", fixture_version: 1, input };
-    Signature::of(&implementation.run_case(&request).outcome, &expected, &[])
+    Failure::of(&implementation.run_case(&request).outcome, &expected, &[])
 }
 
 #[test]

@@ -3,6 +3,10 @@
 //! reported but not listed would never show as unreached, and a listed id no
 //! source reports would always show as unreached.
 //!
+//! And no source outside `src/suites/` names a suite: the tools ask the
+//! registry and the suite contract, so adding a suite touches its folder and
+//! one registry line only.
+//!
 //! Everything is derived from the registry: a suite's sources are its folder
 //! `src/suites/<name>/` (dashes become underscores), its rule families are
 //! the first dotted segments of the ids it lists, and code shared by several
@@ -111,4 +115,44 @@ fn every_suite_lists_exactly_the_rule_ids_its_reference_uses() {
         }
     }
     assert!(!used_anywhere.is_empty(), "the shared agent-event code reports rule ids of the runtime suites");
+}
+
+/// The code of a Rust source without its comments and its `#[cfg(test)]`
+/// modules (unit tests may use a suite name as data).
+fn code_of(text: &str) -> String {
+    let mut code = String::new();
+    let mut skipping_tests = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("#[cfg(") && trimmed.contains("test") {
+            skipping_tests = true;
+        }
+        if skipping_tests || trimmed.starts_with("//") {
+            continue;
+        }
+        code.push_str(line);
+        code.push('\n');
+    }
+    code
+}
+
+#[test]
+fn no_source_outside_the_suite_folders_names_a_suite() {
+    let mut files = Vec::new();
+    sources(&root().join("src"), &mut files);
+    let suites_dir = root().join("src/suites").display().to_string();
+    let mut found = Vec::new();
+    for (path, text) in files.iter().filter(|(path, _)| !path.starts_with(&suites_dir)) {
+        let code = code_of(text);
+        for suite in conform::suites::all() {
+            let name = suite.name();
+            let module = name.replace('-', "_");
+            for needle in [format!("\"{name}\""), format!("\"{name}/"), format!("suites::{module}")] {
+                if code.contains(&needle) {
+                    found.push(format!("{path}: {needle}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "sources outside src/suites/ that name a suite:\n{}", found.join("\n"));
 }

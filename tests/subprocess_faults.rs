@@ -304,14 +304,40 @@ fn skipped_and_unsupported_cases_are_listed_but_do_not_fail_the_run() {
     assert_eq!(run.finished.code, Some(0), "{}", run.finished.stdout);
     assert!(run.finished.stdout.contains("SKIPPED chat/case-03: not implemented yet"), "{}", run.finished.stdout);
     assert!(run.finished.stdout.trim_end().ends_with("5 passed, 0 failed, 1 skipped"), "{}", run.finished.stdout);
+}
 
+#[test]
+fn a_run_that_judges_nothing_fails_with_one_line_unless_allowed_or_listed() {
     let Some(run) = run_fault("none --declare chat:2,sse:1", &[]) else { return };
     for judged in run.verdicts.values() {
         assert_eq!(judged.verdict, "unsupported");
         assert_eq!(judged.message, "the implementation declares fixtureVersions [2] of `chat`, not 1");
     }
-    assert_eq!(run.finished.code, Some(0));
-    assert!(run.finished.stderr.contains("warning: every case is `unsupported`"), "{}", run.finished.stderr);
+    assert_eq!(run.finished.code, Some(1), "{}", run.finished.stderr);
+    let reason: Vec<&str> = run.finished.stderr.lines().filter(|l| l.contains("no case was judged")).collect();
+    assert_eq!(
+        reason,
+        ["error: no case was judged: 0 skipped, 6 unsupported of 6 (the implementation declares none of the selected \
+          suites and fixtureVersions); pass --allow-no-judged or list them in a baseline if that is intended"],
+        "{}",
+        run.finished.stderr
+    );
+
+    let Some(allowed) = run_fault("none --declare chat:2,sse:1", &["--allow-no-judged"]) else { return };
+    assert_eq!(allowed.finished.code, Some(0), "{}", allowed.finished.stderr);
+    assert!(!allowed.finished.stderr.contains("no case was judged"), "{}", allowed.finished.stderr);
+
+    let listed = tempfile::tempdir().unwrap();
+    let baseline = listed.path().join("baseline.toml");
+    std::fs::write(
+        &baseline,
+        "version = 1\n\n[[known-failure]]\nid = \"chat/*\"\nverdict = \"unsupported\"\nreason = \"chat v2 only\"\n",
+    )
+    .unwrap();
+    let Some(listed) = run_fault("none --declare chat:2,sse:1", &["--baseline", baseline.to_str().unwrap()]) else {
+        return;
+    };
+    assert_eq!(listed.finished.code, Some(0), "{}", listed.finished.stderr);
 }
 
 #[test]

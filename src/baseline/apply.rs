@@ -7,8 +7,8 @@
 //! not report the entries of fixtures they left out.
 
 use super::file::Baseline;
-use super::summary::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 use crate::fixture::{Corpus, Notice};
+use crate::report::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 use crate::report::{RunReport, Tally, Verdict};
 use chrono::NaiveDate;
 use std::collections::BTreeSet;

@@ -11,10 +11,9 @@
 
 mod apply;
 mod file;
-mod summary;
 mod write;
 
+pub use crate::report::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 pub use apply::{KnownFixtures, apply};
 pub use file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, BaselineError, Entry};
-pub use summary::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 pub use write::{WrittenBaseline, write_baseline};

@@ -143,7 +143,10 @@ impl Checker<'_> {
                 connection.kill();
                 let mut details = vec![
                     "after reading {\"op\":\"hello\",…} from stdin it must write one line such as".to_owned(),
-                    r#"  {"op":"hello","protocol":1,"implementation":{"name":"my-decoder","version":"1.0","language":"kotlin"},"suites":{"chat":[1]}}"#.to_owned(),
+                    format!(
+                        r#"  {{"op":"hello","protocol":1,"implementation":{{"name":"my-decoder","version":"1.0","language":"kotlin"}},"suites":{{"{}":[1]}}}}"#,
+                        crate::suites::names().first().copied().unwrap_or("SUITE")
+                    ),
                     "and flush stdout (buffered stdout is the usual cause: flush after every line)".to_owned(),
                 ];
                 details.extend(hint);

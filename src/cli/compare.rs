@@ -1,9 +1,9 @@
 //! `conform compare OLD.json NEW.json`: what changed between two runs.
 
 use clap::{Args, ValueEnum};
-use conform::report::{Palette, read_report};
+use conform::report::{DEFAULT_MARKDOWN_LIMIT, MarkdownBudget, Palette, read_report};
 use conform::report_diff::diff_reports;
-use conform::report_diff::render::{write_json_diff, write_markdown_diff, write_pretty_diff};
+use conform::report_diff::render::{write_json_diff, write_markdown_diff_within, write_pretty_diff};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -15,6 +15,9 @@ pub struct CompareArgs {
     /// Output format: pretty for a terminal, markdown for a pull-request comment, json for machines.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = DiffFormat::Pretty)]
     format: DiffFormat,
+    /// Most characters of the Markdown output (a GitHub comment holds 65,536); the rest is cut, with a note.
+    #[arg(long, value_name = "CHARS", default_value_t = DEFAULT_MARKDOWN_LIMIT)]
+    markdown_limit: usize,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -33,7 +36,10 @@ pub fn execute(args: CompareArgs) -> anyhow::Result<i32> {
     let stdout = &mut std::io::stdout().lock();
     match args.format {
         DiffFormat::Pretty => write_pretty_diff(&diff, stdout, Palette::for_stdout())?,
-        DiffFormat::Markdown => write_markdown_diff(&diff, stdout)?,
+        DiffFormat::Markdown => {
+            let budget = MarkdownBudget { limit: args.markdown_limit, full_report: None };
+            write_markdown_diff_within(&diff, stdout, &budget)?
+        }
         DiffFormat::Json => write_json_diff(&diff, stdout)?,
     }
     Ok(diff.exit_code())

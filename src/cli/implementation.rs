@@ -10,7 +10,7 @@ use conform::implementation::subprocess::{
     parse_size,
 };
 use conform::implementation::{Implementation, ReferenceImplementation};
-use conform::report::{RunReport, Verdict, visible_controls};
+use conform::report::visible_controls;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -38,7 +38,7 @@ pub struct ImplementationArgs {
 #[command(next_help_heading = "Implementation")]
 pub struct ExternalArgs {
     /// An external implementation: COMMAND (split into words like a POSIX shell, no shell) speaks the conform
-    /// protocol v1 on stdin/stdout (see the README's "External implementations").
+    /// protocol v1 on stdin/stdout (see docs/external-implementations.md).
     #[arg(long = "impl-cmd", value_name = "COMMAND")]
     pub impl_cmd: Option<String>,
     /// Run --impl-cmd once per case instead: the input on stdin, the output JSON on stdout.
@@ -148,18 +148,6 @@ impl External {
             for note in persistent.notes() {
                 super::warning(visible_controls(&note));
             }
-        }
-    }
-
-    /// Warns when nothing could be judged at all because the implementation
-    /// declared none of the selected suites and fixtureVersions.
-    pub fn warn_if_nothing_judged(&self, report: &RunReport) {
-        let unsupported = report.summary.count(Verdict::Unsupported);
-        if unsupported > 0 && unsupported == report.summary.total {
-            super::warning(
-                "every case is `unsupported`: the implementation's hello declares none of the selected suites and \
-                 fixtureVersions, so nothing was judged",
-            );
         }
     }
 }

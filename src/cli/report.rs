@@ -3,7 +3,7 @@
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use conform::error::exit_code;
-use conform::report::{Format, RunReport, merge, read_report, write_files, write_html, write_html_matrix};
+use conform::report::{FileOptions, Format, RunReport, merge, read_report, write_files, write_html, write_html_matrix};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -80,7 +80,7 @@ fn merge_reports(args: MergeArgs) -> anyhow::Result<i32> {
     if formats.is_empty() {
         formats = vec![Format::Json, Format::Junit, Format::Markdown, Format::Html];
     }
-    super::print_wrote(&write_files(&merged, &formats, &args.out)?);
+    super::print_wrote(&write_files(&merged, &formats, &args.out, &FileOptions::default())?);
     println!("{}", merged.summary.summary_line());
     Ok(merged.exit_code())
 }

@@ -5,7 +5,9 @@ use super::selection::FixtureArgs;
 use clap::{Args, ValueEnum};
 use conform::baseline::{Baseline, KnownFixtures, apply};
 use conform::error::exit_code;
-use conform::report::{Format, Palette, PrettyOptions, write_files, write_pretty};
+use conform::report::{
+    DEFAULT_MARKDOWN_LIMIT, FileOptions, Format, JunitOptions, Palette, PrettyOptions, write_files, write_pretty,
+};
 use conform::run::{RunOptions, parse_partition, run};
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,12 +26,21 @@ pub struct RunArgs {
     /// Parallel workers (0 = one per core).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
     jobs: usize,
-    /// Also list passing cases.
+    /// List every case: passing ones too, and each skipped, unsupported or repeated failure (the terminal folds those).
     #[arg(long, short = 'v')]
     verbose: bool,
     /// Leave line diffs out of the terminal report.
     #[arg(long)]
     no_diff: bool,
+    /// Exit 0 even when no case was judged (every case skipped or unsupported).
+    #[arg(long)]
+    allow_no_judged: bool,
+    /// Most characters of the Markdown report (a GitHub comment holds 65,536): the summary, clusters and first failures stay whole, the rest one line each.
+    #[arg(long, value_name = "CHARS", default_value_t = DEFAULT_MARKDOWN_LIMIT)]
+    markdown_limit: usize,
+    /// Add file="FIXTURE PATH" to each JUnit testcase, for annotation tools (junit-10.xsd does not allow it).
+    #[arg(long)]
+    junit_testcase_file: bool,
     /// Known-failures file (TOML): listed failures are xfail, listed passes xpass.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
@@ -80,7 +91,6 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let mut report = run(&selected.corpus, &selected.indexes, subject.implementation(), &options);
     if let Some(external) = subject.external() {
         external.print_notes();
-        external.warn_if_nothing_judged(&report);
     }
     if let Some(baseline) = &baseline {
         let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
@@ -98,9 +108,17 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     } else {
         writeln!(stdout, "{}", report.summary.summary_line())?;
     }
-    super::print_wrote(&write_files(&report, &formats, &args.out)?);
+    let file_options = FileOptions {
+        markdown_limit: args.markdown_limit,
+        junit: JunitOptions { testcase_file: args.junit_testcase_file },
+    };
+    super::print_wrote(&write_files(&report, &formats, &args.out, &file_options)?);
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);
+    }
+    if let Some(reason) = report.nothing_judged().filter(|_| !args.allow_no_judged) {
+        super::error(reason);
+        return Ok(report.exit_code().max(exit_code::FAILURES));
     }
     Ok(report.exit_code())
 }

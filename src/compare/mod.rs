@@ -11,8 +11,8 @@ mod text;
 
 pub use structural::{Difference, DifferenceKind, MAX_DIFFERENCES, differences, values_equal};
 pub use text::{
-    DIFF_CONTEXT, DiffHunk, DiffLine, DiffTag, EXPECTED_ACTUAL, format_line, hunk_header, render_labeled, render_plain,
-    text_diff,
+    BoundedDiff, CompactHunk, CompactLine, DIFF_BUDGET, DIFF_CONTEXT, DiffBudget, DiffHunk, DiffLine, DiffTag,
+    EXPECTED_ACTUAL, bounded_text_diff, bytes, format_line, hunk_header, render_labeled, render_plain, text_diff,
 };
 
 use crate::suite::Suite;
@@ -25,8 +25,10 @@ pub struct Mismatch {
     pub differences: Vec<Difference>,
     /// How many differences were found beyond those listed.
     pub omitted: usize,
-    /// Line diff of the canonical texts.
+    /// Line diff of the canonical texts, within [`DIFF_BUDGET`].
     pub diff: Vec<DiffHunk>,
+    /// What the diff budget cut, if anything.
+    pub diff_note: Option<String>,
 }
 
 /// Compares `actual` with `expected`; `None` means they are canonically equal.
@@ -41,7 +43,22 @@ pub fn compare(suite: &dyn Suite, input: &Value, expected: &Value, actual: &Valu
             difference.context = Some(context);
         }
     }
-    let diff =
-        text_diff(&crate::json::to_canonical_string(expected), &crate::json::to_canonical_string(actual), DIFF_CONTEXT);
-    Some(Mismatch { differences, omitted, diff })
+    // Only what the diff budget can use is written: a huge output costs its
+    // budget, not its size.
+    let canonical = |value: &Value| {
+        let (mut text, complete) =
+            crate::json::write_value_prefix(value, crate::json::Style::CANONICAL, DIFF_BUDGET.input_bytes);
+        if complete {
+            text.push('\n');
+        }
+        (text, complete)
+    };
+    let (expected_text, actual_text) = (canonical(expected), canonical(actual));
+    let bounded = bounded_text_diff(
+        (&expected_text.0, expected_text.1),
+        (&actual_text.0, actual_text.1),
+        DIFF_CONTEXT,
+        DIFF_BUDGET,
+    );
+    Some(Mismatch { differences, omitted, diff: bounded.hunks, diff_note: bounded.note })
 }

@@ -14,4 +14,5 @@ pub use order::{KeyOrder, array_index, cmp_canonical_keys, cmp_utf16, ordered_ke
 pub use parse::{JsonError, JsonErrorKind, MAX_DEPTH, ParsedDocument, line_column, parse_document, parse_value};
 pub use write::{
     Style, format_js_number, to_canonical_string, to_compact_string, write_number, write_string, write_value,
+    write_value_prefix,
 };

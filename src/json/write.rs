@@ -42,8 +42,18 @@ pub fn to_canonical_string(value: &Value) -> String {
 /// Serializes a value in the given style (no trailing newline).
 pub fn write_value(value: &Value, style: Style) -> String {
     let mut out = String::new();
-    write_into(&mut out, value, style, 0);
+    write_into(&mut out, value, style, 0, usize::MAX);
     out
+}
+
+/// The first bytes of [`write_value`]'s text: writing stops soon after
+/// `max_bytes` (at the next array item or object member), so a huge value
+/// costs no more than that. The flag says whether the text is complete.
+pub fn write_value_prefix(value: &Value, style: Style, max_bytes: usize) -> (String, bool) {
+    let mut out = String::new();
+    write_into(&mut out, value, style, 0, max_bytes);
+    let complete = out.len() <= max_bytes;
+    (out, complete)
 }
 
 /// Serializes a value as one line with canonical key order.
@@ -51,13 +61,22 @@ pub fn to_compact_string(value: &Value) -> String {
     write_value(value, Style::CANONICAL_COMPACT)
 }
 
-fn write_into(out: &mut String, value: &Value, style: Style, depth: usize) {
+fn write_into(out: &mut String, value: &Value, style: Style, depth: usize, limit: usize) {
     // Fixtures may nest thousands of levels deep; grow the stack instead of
     // overflowing it.
     stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => write_number(out, n),
+        Value::String(s) if out.len().saturating_add(s.len()) > limit => {
+            // Past the limit anyway: write only the head of a huge string.
+            let mut end = limit.saturating_sub(out.len()).min(s.len());
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            write_string(out, &s[..end]);
+            out.push('\u{2026}');
+        }
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             if items.is_empty() {
@@ -66,11 +85,14 @@ fn write_into(out: &mut String, value: &Value, style: Style, depth: usize) {
             }
             out.push('[');
             for (i, item) in items.iter().enumerate() {
+                if out.len() > limit {
+                    return;
+                }
                 if i > 0 {
                     out.push(',');
                 }
                 newline_and_indent(out, style, depth + 1);
-                write_into(out, item, style, depth + 1);
+                write_into(out, item, style, depth + 1, limit);
             }
             newline_and_indent(out, style, depth);
             out.push(']');
@@ -82,6 +104,9 @@ fn write_into(out: &mut String, value: &Value, style: Style, depth: usize) {
             }
             out.push('{');
             for (i, key) in ordered_keys(map.keys(), style.order).into_iter().enumerate() {
+                if out.len() > limit {
+                    return;
+                }
                 if i > 0 {
                     out.push(',');
                 }
@@ -92,7 +117,7 @@ fn write_into(out: &mut String, value: &Value, style: Style, depth: usize) {
                     out.push(' ');
                 }
                 if let Some(member) = map.get(key) {
-                    write_into(out, member, style, depth + 1);
+                    write_into(out, member, style, depth + 1, limit);
                 }
             }
             newline_and_indent(out, style, depth);

@@ -7,8 +7,8 @@
 //! `GITHUB_TOKEN=…` keeps its name. Prefix-anchored token rules accept
 //! truncated tokens (a capture cut mid-key still leaks the key's head).
 //!
-//! The README's redaction table is written from [`BUILTIN_RULES`]; keep them
-//! in step.
+//! The redaction table of `docs/captures.md` is written from
+//! [`BUILTIN_RULES`]; keep them in step (`tests/docs_links.rs` checks it).
 
 use super::{personal, wrapped};
 use regex::Regex;
@@ -33,13 +33,13 @@ pub struct Candidate<'t> {
 /// A redaction rule as written in the table.
 #[derive(Clone, Copy, Debug)]
 pub struct RuleSpec {
-    /// Stable id, shown in lint findings and the README table.
+    /// Stable id, shown in lint findings and the docs' redaction table.
     pub id: &'static str,
     /// Placeholder label: `REDACTED_<LABEL>_<n>`. Rules that find the same
     /// kind of value share a label, so one user name gets one placeholder
     /// whichever path form it appeared in.
     pub label: &'static str,
-    /// What the rule finds, for the README and `--help`.
+    /// What the rule finds, for the docs and `--help`.
     pub finds: &'static str,
     /// The pattern.
     pub pattern: &'static str,

@@ -118,7 +118,7 @@ pub fn reduce_fixture(
          {bytes_before} → {bytes_after} bytes, same failure ({}). Expected part: {expectation}.",
         fixture.id,
         list_name(&reduction),
-        reduction.signature
+        reduction.failure
     );
     let original = fixture.document.as_ref().ok_or_else(|| {
         ReduceFixtureError::Assemble(format!("{}: the fixture document is missing", fixture.path.display()))
@@ -147,7 +147,7 @@ impl ReducedFixture {
         let (items_before, items_after) = reduction.items;
         let (bytes_before, bytes_after) = reduction.bytes;
         writeln!(out, "reduced {} against {} ({} runs)", self.original, self.implementation, reduction.tests)?;
-        writeln!(out, "  failure: {}", reduction.signature)?;
+        writeln!(out, "  failure: {}", reduction.failure)?;
         writeln!(
             out,
             "  {}: {items_before} → {items_after} ({} removed); input bytes: {bytes_before} → {bytes_after} ({} removed)",

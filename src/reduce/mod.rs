@@ -5,7 +5,7 @@
 //! bug usually needs two or three of its messages. The reducer runs the
 //! implementation under test (any [`Implementation`](crate::implementation::Implementation): the reference or an
 //! external program) on ever smaller inputs and keeps a reduction when the
-//! failure [`Signature`] stays the same:
+//! [`Failure`] (its set of [`Signature`](crate::report::Signature)s) stays the same:
 //!
 //! 1. delta debugging ([`ddmin`]) over the case's item list (`messages`,
 //!    `frames`, `lines`, `events`, …);
@@ -32,4 +32,4 @@ pub use fixture::{ReduceFixtureError, ReduceFixtureOptions, ReducedFixture, redu
 pub use shrink::{
     Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key, reduce,
 };
-pub use signature::Signature;
+pub use signature::Failure;

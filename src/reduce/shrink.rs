@@ -5,7 +5,7 @@
 
 use super::ddmin::ddmin;
 use super::prune;
-use super::signature::Signature;
+use super::signature::Failure;
 use crate::compare::DifferenceKind;
 use crate::implementation::{CaseRequest, Implementation};
 use crate::json;
@@ -66,7 +66,7 @@ pub struct Reduction {
     /// Its expectation (from the oracle).
     pub expected: Value,
     /// The failure it shows (the original's).
-    pub signature: Signature,
+    pub failure: Failure,
     /// The item list that was reduced, if the input has one.
     pub list: Option<String>,
     /// Items before and after.
@@ -134,7 +134,7 @@ pub fn reduce(request: &ReduceRequest<'_>, subject: &dyn Implementation) -> Resu
         bytes: (json::to_canonical_string(request.input).len(), json::to_canonical_string(&input).len()),
         input,
         expected,
-        signature,
+        failure: signature,
         list,
         items: (items_before, items_after),
         tests: probe.tests,
@@ -147,7 +147,7 @@ struct Probe<'r, 'a> {
     subject: &'r dyn Implementation,
     tests: usize,
     exhausted: bool,
-    target: Option<Signature>,
+    target: Option<Failure>,
 }
 
 impl Probe<'_, '_> {
@@ -163,7 +163,7 @@ impl Probe<'_, '_> {
     /// The failure signature on `input`: `None` when the budget is spent,
     /// `Some(Err)` when there is no expectation for it, `Some(Ok(None))` when
     /// the implementation passes.
-    fn signature(&mut self, input: &Value) -> Option<Result<Option<Signature>, String>> {
+    fn signature(&mut self, input: &Value) -> Option<Result<Option<Failure>, String>> {
         let cancelled = self.request.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
         if self.tests >= self.request.max_tests || cancelled {
             self.exhausted = true;
@@ -188,7 +188,7 @@ impl Probe<'_, '_> {
         // Against a stored expectation, the original may differ only by
         // missing elements (the bug drops blocks); count them then.
         let ignore = if self.target.as_ref().is_some_and(has_missing_elements) { &[] } else { ignore };
-        Some(Ok(Signature::of(&run.outcome, &expected, ignore)))
+        Some(Ok(Failure::of(&run.outcome, &expected, ignore)))
     }
 
     /// Whether `input` shows the target failure (`None`: budget spent).
@@ -200,8 +200,8 @@ impl Probe<'_, '_> {
     }
 }
 
-fn has_missing_elements(signature: &Signature) -> bool {
-    matches!(signature, Signature::Differences(pairs) if pairs.iter().any(|(_, kind)| *kind == DifferenceKind::MissingElements))
+fn has_missing_elements(failure: &Failure) -> bool {
+    failure.has_kind(DifferenceKind::MissingElements)
 }
 
 /// The list member of a case input: the suite's
@@ -437,7 +437,7 @@ mod tests {
         let reduction = reduce(&request, &Faulty)?;
         assert_eq!(reduction.items, (300, 1));
         assert_eq!(reduction.input["messages"], json!([{"id": "m217", "kind": "odd", "tag": "t217"}]));
-        assert_eq!(reduction.signature.to_string(), "/tags/* missing-elements");
+        assert_eq!(reduction.failure.to_string(), "/tags/* missing-elements");
         assert!(reduction.bytes.1 * 100 < reduction.bytes.0, "{:?}", reduction.bytes);
         assert!(!reduction.budget_exhausted);
         Ok(())

@@ -1,59 +1,27 @@
 //! Failure clustering: cases that fail for the same reason share a
 //! [`Signature`], so a report can say "31 failures, 2 causes".
 //!
-//! A failed comparison contributes one signature per distinct (pointer
-//! pattern, difference kind) pair it contains: `/blocks/3/tool/state` and
-//! `/blocks/7/tool/state` both become `/blocks/*/tool/state`, which is what
-//! one decoder bug produces across fixtures. A case with two unrelated bugs
-//! belongs to both clusters. Cases without differences (errors, crashes,
+//! A failed comparison contributes one signature per distinct cause it
+//! shows: `/blocks/3/tool/state` and `/blocks/7/tool/state` both become
+//! `/blocks/*/tool/state`, which is what one decoder bug produces across
+//! fixtures; the same member seen through a derived view
+//! (`/visibleBlocks/*/tools/*/tool/state`) or at another depth folds into
+//! it too (see [`super::cause`]), and an enum-like value change
+//! (`"error" → "completed"`) is part of the cause, so one cluster never
+//! mixes two. A case with two unrelated bugs belongs to both clusters. Cases without differences (errors, crashes,
 //! timeouts, …) are grouped by verdict plus a *message class*: the first line
 //! of the message with numbers and quoted text blanked out, so "exit status
 //! 101 after 3 cases" and "exit status 134 after 9 cases" land together.
 
+use super::baseline_summary::BaselineSummary;
+use super::cause::{cause_pattern, derived_views, value_change};
 use super::model::{CaseReport, Tally, Verdict};
-use crate::baseline::BaselineSummary;
-use crate::compare::DifferenceKind;
+use super::signature::Signature;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// Longest message class kept, in characters.
 const MAX_CLASS_CHARS: usize = 120;
-
-/// What the cases of a cluster have in common.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(tag = "by", rename_all = "kebab-case")]
-pub enum Signature {
-    /// The same kind of difference at the same pointer pattern.
-    Difference {
-        /// JSON pointer with array indices replaced by `*`.
-        pattern: String,
-        /// What differs there.
-        kind: DifferenceKind,
-    },
-    /// The same verdict with the same message class.
-    Verdict {
-        /// The verdict the implementation earned (for known failures, the
-        /// verdict the baseline expected).
-        verdict: Verdict,
-        /// The normalized first line of the message.
-        message_class: String,
-    },
-}
-
-impl Signature {
-    /// One line for humans: `/blocks/*/tool/state value-changed` or
-    /// `crash: exit status N`.
-    pub fn label(&self) -> String {
-        match self {
-            Signature::Difference { pattern, kind } => {
-                let pattern = if pattern.is_empty() { "(whole output)" } else { pattern };
-                format!("{pattern} {kind}")
-            }
-            Signature::Verdict { verdict, message_class } if message_class.is_empty() => verdict.to_string(),
-            Signature::Verdict { verdict, message_class } => format!("{verdict}: {message_class}"),
-        }
-    }
-}
 
 /// Cases that share one signature.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,12 +114,19 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 fn signatures(case: &CaseReport, baseline: Option<&BaselineSummary>) -> Vec<Signature> {
     if !case.differences.is_empty() {
         // Keep the order the differences appear in, not the set's order.
+        // Differences of one cause seen through derived views, or at several
+        // depths, share one signature.
+        let views = derived_views(&case.suite);
         let mut seen = BTreeSet::new();
         return case
             .differences
             .iter()
-            .filter(|d| seen.insert((d.pattern.clone(), d.kind)))
-            .map(|d| Signature::Difference { pattern: d.pattern.clone(), kind: d.kind })
+            .map(|d| Signature::Difference {
+                pattern: cause_pattern(&d.pattern, views),
+                kind: d.kind,
+                change: value_change(d.expected.as_ref(), d.actual.as_ref()),
+            })
+            .filter(|signature| seen.insert(signature.clone()))
             .collect();
     }
     let verdict = match case.verdict {
@@ -221,6 +196,7 @@ pub fn message_class(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::DifferenceKind;
     use crate::report::DifferenceReport;
 
     fn case(id: &str, verdict: Verdict, message: &str, patterns: &[(&str, DifferenceKind)]) -> CaseReport {
@@ -299,5 +275,50 @@ mod tests {
     fn nothing_failed_means_no_headline() {
         let cases = vec![case("chat/a", Verdict::Pass, "", &[])];
         assert_eq!(headline(&cases, &cluster(&cases, None)), None);
+    }
+
+    /// A chat output whose tool block `t1` is in `state` and whose text
+    /// block says `text`, nested one level down in an agent run's children,
+    /// seen in `blocks` and in `visibleBlocks` (a tool group).
+    fn chat_output(state: &str, text: &str) -> serde_json::Value {
+        let tool = serde_json::json!({"kind": "tool-call", "id": "t1", "tool": {"name": "Bash", "state": state}});
+        let nested = serde_json::json!({"kind": "agent-run", "children": [{"kind": "text", "text": text}]});
+        serde_json::json!({
+            "blocks": [tool.clone(), nested.clone()],
+            "visibleBlocks": [{"kind": "tool-group", "tools": [tool]}, nested]
+        })
+    }
+
+    #[test]
+    fn one_cause_seen_through_derived_views_is_one_cluster_and_two_causes_are_two() {
+        use crate::report::sample::failing;
+        let input = serde_json::json!({});
+        let right = chat_output("error", "done");
+        let cases = vec![
+            // Cause A (tool errors shown as completed) in blocks, visibleBlocks and a tool group.
+            failing("chat", "a1", input.clone(), right.clone(), chat_output("completed", "done")),
+            failing("chat", "a2", input.clone(), right.clone(), chat_output("completed", "done")),
+            // Cause B (tool errors shown as running): same member, another wrong value.
+            failing("chat", "b1", input.clone(), right.clone(), chat_output("running", "done")),
+            // Cause C (nested text dropped to empty) alone, then with cause A.
+            failing("chat", "c1", input.clone(), right.clone(), chat_output("error", "")),
+            failing("chat", "ac", input.clone(), right.clone(), chat_output("completed", "")),
+        ];
+        assert!(cases.iter().all(|c| c.differences.len() >= 2), "each cause shows in blocks and visibleBlocks");
+        let clusters = cluster(&cases, None);
+        let labels: Vec<(&str, Vec<&str>)> =
+            clusters.iter().map(|c| (c.label.as_str(), c.cases.iter().map(String::as_str).collect())).collect();
+        assert_eq!(
+            labels,
+            [
+                (
+                    "/blocks/*/tool/state value-changed (\"error\" → \"completed\")",
+                    vec!["chat/a1", "chat/a2", "chat/ac"]
+                ),
+                ("/blocks/*/text value-changed", vec!["chat/c1", "chat/ac"]),
+                ("/blocks/*/tool/state value-changed (\"error\" → \"running\")", vec!["chat/b1"]),
+            ]
+        );
+        assert_eq!(headline(&cases, &clusters).as_deref(), Some("5 failures, 3 causes"));
     }
 }

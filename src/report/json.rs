@@ -12,3 +12,15 @@ pub fn write_json(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()>
     serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::other)?;
     out.write_all(b"\n")
 }
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::sample;
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_json(&sample::run(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+}

@@ -1,9 +1,17 @@
-//! JUnit XML: one `<testsuite>` per suite, one `<testcase>` per fixture.
+//! JUnit XML: one `<testsuite>` per suite, one `<testcase>` per fixture,
+//! valid against the JUnit schema CI systems document (Jenkins'
+//! `junit-10.xsd`): no `skipped` or `timestamp` on `<testsuites>`, times
+//! with at most three decimals.
 //!
 //! Failures carry the first difference as their message and the pointer list
 //! plus the line diff as their body; the adapter's stderr goes to
 //! `<system-err>`. Characters XML 1.0 cannot hold are written as visible
 //! `\uXXXX` escapes instead of being dropped.
+//!
+//! The fixture path is in each failure's body. junit-10.xsd allows no `file`
+//! attribute on `<testcase>`; annotation tools that read one get it with
+//! [`JunitOptions::testcase_file`] (the document is then no longer valid
+//! against that schema).
 
 use super::model::{CaseReport, RunReport, Verdict};
 use crate::compare::render_plain;
@@ -11,21 +19,54 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::io;
 use std::time::Duration;
 
-/// Writes the report as JUnit XML.
+/// Choices of the JUnit writer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JunitOptions {
+    /// Adds `file="<fixture path>"` to each `<testcase>`, as pytest's
+    /// `xunit1` family does, for annotation tools that point at the file.
+    pub testcase_file: bool,
+}
+
+/// Writes the report as JUnit XML valid against junit-10.xsd.
 pub fn write_junit(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    write_junit_with(report, out, JunitOptions::default())
+}
+
+/// Writes the report as JUnit XML with `options`.
+pub fn write_junit_with(report: &RunReport, out: &mut dyn io::Write, options: JunitOptions) -> io::Result<()> {
     let mut junit = Report::new("conform");
     junit.set_time(Duration::from_secs_f64(report.duration_ms.max(0.0) / 1000.0));
-    if let Ok(timestamp) = chrono::DateTime::parse_from_rfc3339(&report.started_at) {
-        junit.set_timestamp(timestamp);
-    }
     for suite in &report.suites {
         let mut test_suite = TestSuite::new(xml_safe(&suite.suite));
+        if let Ok(timestamp) = chrono::DateTime::parse_from_rfc3339(&report.started_at) {
+            test_suite.set_timestamp(timestamp);
+        }
         for case in report.cases.iter().filter(|c| c.suite == suite.suite) {
-            test_suite.add_test_case(test_case(case));
+            let mut test_case = test_case(case);
+            if options.testcase_file {
+                test_case.extra.insert("file".into(), xml_safe(&case.path).into());
+            }
+            test_suite.add_test_case(test_case);
         }
         junit.add_test_suite(test_suite);
     }
-    junit.serialize(out).map_err(io::Error::other)
+    let mut xml = Vec::new();
+    junit.serialize(&mut xml).map_err(io::Error::other)?;
+    out.write_all(&without_root_skipped(xml))
+}
+
+/// The document without the `skipped` count quick-junit always writes on
+/// `<testsuites>`, which junit-10.xsd does not allow there (each
+/// `<testsuite>` keeps its own).
+fn without_root_skipped(xml: Vec<u8>) -> Vec<u8> {
+    let Ok(text) = String::from_utf8(xml.clone()) else { return xml };
+    let Some(start) = text.find("<testsuites") else { return xml };
+    let Some(length) = text[start..].find('>') else { return xml };
+    let tag = &text[start..start + length];
+    let Some(at) = tag.find(" skipped=\"") else { return xml };
+    let Some(close) = tag[at + 10..].find('"') else { return xml };
+    let (from, to) = (start + at, start + at + 10 + close + 1);
+    format!("{}{}", &text[..from], &text[to..]).into_bytes()
 }
 
 fn test_case(case: &CaseReport) -> TestCase {
@@ -71,6 +112,9 @@ fn non_success(kind: NonSuccessKind, case: &CaseReport) -> TestCaseStatus {
         body.push('\n');
         body.push_str(&render_plain(&case.diff));
     }
+    for note in case.diff_note.iter().chain(&case.cut) {
+        body.push_str(&format!("(cut: {note})\n"));
+    }
     status.set_description(xml_safe(&body));
     status
 }
@@ -96,5 +140,17 @@ mod tests {
     #[test]
     fn forbidden_characters_become_visible_escapes() {
         assert_eq!(xml_safe("a\u{1}b\u{1b}[31m\tc\u{ffff}"), "a\\u0001b\\u001b[31m\tc\\uffff");
+    }
+}
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::sample;
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_junit(&sample::run(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
     }
 }

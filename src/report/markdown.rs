@@ -1,8 +1,9 @@
 //! Markdown for CI step summaries and pull-request comments: a summary table
 //! per suite and each non-passing case in a collapsible block.
 
+use super::budget::{Entry, MarkdownBudget, fit};
 use super::cluster::headline;
-use super::model::{RunReport, Tally, Verdict};
+use super::model::{CaseReport, RunReport, Tally, Verdict};
 use crate::compare::render_plain;
 use std::io;
 
@@ -15,18 +16,27 @@ const MAX_CLUSTERS: usize = 20;
 /// Example case ids listed per cluster.
 const MAX_CLUSTER_EXAMPLES: usize = 5;
 
-/// Writes the report as Markdown.
+/// Writes the report as Markdown within the default budget
+/// ([`DEFAULT_MARKDOWN_LIMIT`](super::DEFAULT_MARKDOWN_LIMIT) characters).
 pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    write_markdown_within(report, out, &MarkdownBudget::default())
+}
+
+/// Writes the report as Markdown of at most `budget.limit` characters: the
+/// summary, the clusters, the baseline and the notices whole, then the cases
+/// that did not pass, whole while they fit and one line each after that,
+/// with a note saying what was cut and where the full report is.
+pub fn write_markdown_within(report: &RunReport, out: &mut dyn io::Write, budget: &MarkdownBudget) -> io::Result<()> {
     let mut md = String::new();
     let status = if report.exit_code() == 0 { "✅" } else { "❌" };
     md.push_str(&format!("## {status} conform: {}\n\n", report.summary.summary_line()));
     md.push_str(&format!(
-        "Implementation: `{}` {} ({}) · harness conform {} · {}\n\n",
-        report.implementation.name,
-        report.implementation.version,
-        report.implementation.language,
-        report.harness.version,
-        report.started_at
+        "Implementation: {} {} ({}) · harness conform {} · {}\n\n",
+        code_span(&report.implementation.name),
+        code_span(&report.implementation.version),
+        code_span(&report.implementation.language),
+        escape_inline(&report.harness.version),
+        escape_inline(&report.started_at)
     ));
 
     let verdicts = report.summary.verdicts();
@@ -63,38 +73,57 @@ pub fn write_markdown(report: &RunReport, out: &mut dyn io::Write) -> io::Result
     if !failing.is_empty() {
         md.push_str("### Cases that did not pass\n\n");
     }
-    for case in failing {
-        let headline = case.message.as_deref().unwrap_or("");
-        md.push_str(&format!(
-            "<details><summary><code>{}</code> · <b>{}</b> · {}</summary>\n\n",
-            html_escape(&case.id),
-            case.verdict,
-            html_escape(&first_line(headline))
-        ));
-        md.push_str(&format!("File: `{}`\n\n", case.path.replace('`', "'")));
-        for problem in &case.problems {
-            md.push_str(&format!("- {}\n", escape_inline(problem)));
-        }
-        for difference in &case.differences {
-            md.push_str(&format!("- {}\n", escape_inline(&difference.message)));
-        }
-        if case.omitted_differences > 0 {
-            md.push_str(&format!("- … and {} more differences\n", case.omitted_differences));
-        }
-        if case.problems.is_empty() && case.differences.is_empty() && !headline.is_empty() {
-            md.push_str(&fenced("text", headline));
-        }
-        if !case.diff.is_empty() {
-            md.push('\n');
-            md.push_str(&fenced("diff", &diff_for_markdown(&case.diff)));
-        }
-        if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
-            md.push_str("\nstderr:\n\n");
-            md.push_str(&fenced("text", &tail(stderr, MAX_STDERR_CHARS)));
-        }
-        md.push_str("\n</details>\n\n");
+    let entries: Vec<Entry> =
+        failing.iter().map(|case| Entry { whole: case_block(case), line: case_line(case), counted: true }).collect();
+    out.write_all(fit(&md, &entries, "", budget, "cases").as_bytes())
+}
+
+/// A case that did not pass, in a collapsible block with its evidence.
+fn case_block(case: &CaseReport) -> String {
+    let mut md = String::new();
+    let headline = case.message.as_deref().unwrap_or("");
+    md.push_str(&format!(
+        "<details><summary><code>{}</code> · <b>{}</b> · {}</summary>\n\n",
+        escape_inline(&case.id),
+        case.verdict,
+        escape_inline(&first_line(headline))
+    ));
+    md.push_str(&format!("File: {}\n\n", code_span(&case.path)));
+    for problem in &case.problems {
+        md.push_str(&format!("- {}\n", escape_inline(problem)));
     }
-    out.write_all(md.as_bytes())
+    for difference in &case.differences {
+        md.push_str(&format!("- {}\n", escape_inline(&difference.message)));
+    }
+    if case.omitted_differences > 0 {
+        md.push_str(&format!("- … and {} more differences\n", case.omitted_differences));
+    }
+    if case.problems.is_empty() && case.differences.is_empty() && !headline.is_empty() {
+        md.push_str(&fenced("text", headline));
+    }
+    if !case.diff.is_empty() {
+        md.push('\n');
+        md.push_str(&fenced("diff", &diff_for_markdown(&case.diff)));
+    }
+    for note in case.diff_note.iter().chain(&case.cut) {
+        md.push_str(&format!("\n(cut: {})\n", escape_inline(note)));
+    }
+    if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
+        md.push_str("\nstderr:\n\n");
+        md.push_str(&fenced("text", &tail(stderr, MAX_STDERR_CHARS)));
+    }
+    md.push_str("\n</details>\n\n");
+    md
+}
+
+/// A case that did not pass, on one line (when the budget is spent).
+fn case_line(case: &CaseReport) -> String {
+    format!(
+        "- <code>{}</code> · <b>{}</b> · {}\n",
+        escape_inline(&case.id),
+        case.verdict,
+        escape_inline(&first_line(case.message.as_deref().unwrap_or("")))
+    )
 }
 
 /// `### 31 failures, 2 causes` and a table of the causes.
@@ -102,7 +131,7 @@ fn clusters_section(report: &RunReport) -> String {
     let Some(headline) = headline(&report.cases, &report.clusters) else { return String::new() };
     let mut md = format!("### {headline}\n\n| cases | cause | examples |\n|---:|---|---|\n");
     for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
-        let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, |id| format!("<code>{}</code>", html_escape(id)));
+        let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, |id| format!("<code>{}</code>", escape_inline(id)));
         let known = cluster.known_note().map(|note| format!(" {note}")).unwrap_or_default();
         md.push_str(&format!("| {}{known} | {} | {examples} |\n", cluster.cases.len(), escape_cell(&cluster.label)));
     }
@@ -118,7 +147,7 @@ fn baseline_section(report: &RunReport) -> String {
     let Some(baseline) = &report.baseline else { return String::new() };
     let mut md = format!(
         "### Baseline <code>{}</code>\n\n{} entries · {} xfail · {} xpass\n\n",
-        html_escape(&baseline.path),
+        escape_inline(&baseline.path),
         baseline.entries.len(),
         report.summary.count(Verdict::Xfail),
         report.summary.count(Verdict::Xpass)
@@ -130,8 +159,8 @@ fn baseline_section(report: &RunReport) -> String {
         for id in &entry.passed {
             md.push_str(&format!(
                 "- ❌ <code>{}</code> passes: remove the entry <code>{}</code>\n",
-                html_escape(id),
-                html_escape(&entry.id)
+                escape_inline(id),
+                escape_inline(&entry.id)
             ));
         }
     }
@@ -155,7 +184,17 @@ fn diff_for_markdown(hunks: &[crate::compare::DiffHunk]) -> String {
 }
 
 /// A fenced code block whose fence is longer than any backtick run inside.
+/// Control characters other than newlines and tabs are shown as control
+/// pictures (an escape byte would reach a terminal that prints the comment).
 pub(crate) fn fenced(language: &str, text: &str) -> String {
+    let mut visible = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => visible.push(c),
+            c => push_visible(&mut visible, c),
+        }
+    }
+    let text = visible.as_str();
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     format!("{fence}{language}\n{}\n{fence}\n", text.trim_end_matches('\n'))
@@ -178,22 +217,199 @@ fn tail(text: &str, max_chars: usize) -> String {
     format!("…{}", text.chars().skip(count - max_chars).collect::<String>())
 }
 
-pub(crate) fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// Inline text: HTML-escaped and with Markdown emphasis characters neutralized.
+/// Untrusted text (from fixtures, file names, implementations) made inert
+/// anywhere in a Markdown report, in running text, table cells and the HTML
+/// the report embeds (`<summary>`, `<code>`): HTML-escaped; Markdown's
+/// punctuation written as numeric entities (no emphasis, link, image, code
+/// span or table cell can start); `@` followed by a zero-width joiner (no
+/// mention pings anyone); `://` and `www.` broken by a zero-width space (no
+/// bare URL becomes a link); newlines and control characters shown as
+/// Unicode control pictures (nothing breaks out of its line or block).
 pub(crate) fn escape_inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in html_escape(text).chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#') {
-            out.push('\\');
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    let mut previous = '\0';
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '|' | '#' | '~' | '{' | '}' | '$' | '^' => {
+                out.push_str(&format!("&#{};", c as u32))
+            }
+            '@' => out.push_str("@\u{200d}"),
+            '/' if previous == ':' => out.push_str("\u{200b}/"),
+            '.' if out.ends_with("www") || out.ends_with("WWW") => out.push_str("\u{200b}."),
+            c => push_visible(&mut out, c),
         }
-        out.push(c);
+        previous = c;
     }
     out
 }
 
+/// `text` as a Markdown code span (literal: no HTML, links or mentions),
+/// one line, fenced by more backticks than any run inside.
+pub(crate) fn code_span(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for c in text.chars() {
+        push_visible(&mut line, c);
+    }
+    let longest = line.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {line} {fence}")
+}
+
+/// Pushes `c`, or its Unicode control picture (`␤` for a newline) when it
+/// is a control character.
+fn push_visible(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push('\u{2424}'),
+        '\u{7f}' => out.push('\u{2421}'),
+        c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}')),
+        c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => out.push('\u{fffd}'),
+        c => out.push(c),
+    }
+}
+
 fn escape_cell(text: &str) -> String {
     escape_inline(text)
+}
+
+#[cfg(test)]
+pub(crate) mod golden {
+    use super::*;
+    use crate::report::MarkdownBudget;
+    use crate::report::sample;
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_markdown(&sample::run(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    /// 500 failures with ordinary diffs: about 300 KB in full.
+    fn many_failures() -> RunReport {
+        let mut report = sample::run();
+        let input = serde_json::json!({"messages": []});
+        for i in 0..500 {
+            let expected = sample::tool_output("error");
+            let actual = sample::tool_output("completed");
+            report.cases.push(sample::failing("chat", &format!("many-{i:03}"), input.clone(), expected, actual));
+        }
+        report.recount();
+        report
+    }
+
+    #[test]
+    fn a_large_report_keeps_to_the_budget_and_says_what_it_cut() {
+        let report = many_failures();
+        let full = sample::render(|out| {
+            write_markdown_within(&report, out, &MarkdownBudget { limit: usize::MAX, full_report: None })
+        });
+        assert!(full.chars().count() > 200_000, "{}", full.len());
+        let budget = MarkdownBudget { limit: 60_000, full_report: Some("reports/conform-report.html".to_owned()) };
+        let md = sample::render(|out| write_markdown_within(&report, out, &budget));
+        assert!(md.chars().count() <= 60_000, "{}", md.chars().count());
+        assert!(md.starts_with("## ❌ conform: 501 passed") || md.starts_with("## ❌ conform: 1 passed"), "{md}");
+        assert!(md.contains("### 506 failures (1 known), 6 causes"), "the clusters stay whole");
+        assert!(md.contains("<details><summary><code>chat/tool-error-state</code>"), "the first failures stay whole");
+        let whole = md.matches("<details>").count();
+        let one_line = md.matches("\n- <code>chat/many-").count();
+        assert!(whole > 10 && one_line > 100, "{whole} whole, {one_line} on one line");
+        let cut = md.lines().find(|l| l.starts_with("> ✂️")).expect("a note says what was cut");
+        assert!(cut.contains("`--markdown-limit`") && cut.contains("` reports/conform-report.html `"), "{cut}");
+        assert!(cut.contains("cases on one line each"), "{cut}");
+    }
+
+    #[test]
+    fn the_default_budget_fits_a_github_comment() {
+        let md = sample::render(|out| write_markdown(&many_failures(), out));
+        assert!(md.chars().count() <= crate::report::DEFAULT_MARKDOWN_LIMIT);
+        const { assert!(crate::report::DEFAULT_MARKDOWN_LIMIT < 65_536) };
+    }
+
+    /// Every payload an attacker controls, planted in every string of a run
+    /// that reaches the Markdown: the hello's name, version and language,
+    /// fixture ids and paths (with newlines), messages and difference values.
+    pub(crate) fn hostile_run() -> RunReport {
+        const PAYLOADS: &str = "<script>alert(1)</script> <img src=x onerror=alert(2)> [click](https://evil.test/a) \
+             ![pixel](https://evil.test/p.png) @octocat https://evil.test/bare www.evil.test <b>bold</b> \
+             `tick` *em* | cell \u{1b}[31mred\u{1b}[0m";
+        let mut report = sample::run();
+        report.implementation.name = format!("impl {PAYLOADS}");
+        report.implementation.version = "1.0\n\n## injected heading\n\n@octocat".to_owned();
+        report.implementation.language = "<img src=y onerror=alert(3)>".to_owned();
+        for case in &mut report.cases {
+            case.id = format!("{}\n\n</summary></details>\n\n{PAYLOADS}", case.id);
+            case.path = format!("{}\n`{PAYLOADS}`", case.path);
+            case.message = Some(format!("{PAYLOADS}\nsecond line {PAYLOADS}"));
+            for difference in &mut case.differences {
+                difference.message = format!("{}: {PAYLOADS}", difference.message);
+            }
+            case.problems.push(PAYLOADS.to_owned());
+        }
+        report.notices.push(crate::fixture::Notice::warning(PAYLOADS));
+        report.recount();
+        report
+    }
+
+    /// The Markdown rendered as GitHub-flavoured HTML by `marked` (npm, in
+    /// tests/markdown-render), or `None` with a visible skip (a failure under
+    /// CONFORM_REQUIRE_ALL=1) when node or the package is missing.
+    pub(crate) fn render_gfm(markdown: &str) -> Option<String> {
+        use std::io::Write as _;
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/markdown-render");
+        let missing = if !folder.join("node_modules/marked").is_dir() {
+            Some("npm package `marked` not installed (npm ci --prefix tests/markdown-render)")
+        } else if std::process::Command::new("node").arg("--version").output().is_err() {
+            Some("`node` not installed")
+        } else {
+            None
+        };
+        if let Some(missing) = missing {
+            assert!(
+                std::env::var_os("CONFORM_REQUIRE_ALL").is_none_or(|v| v != "1"),
+                "{missing}, and CONFORM_REQUIRE_ALL=1 requires it"
+            );
+            let _ = writeln!(std::io::stderr(), "note: {missing}: the GFM rendering check is skipped");
+            return None;
+        }
+        let mut child = std::process::Command::new("node")
+            .arg(folder.join("render.mjs"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("node starts");
+        child.stdin.take().expect("stdin").write_all(markdown.as_bytes()).expect("node reads");
+        let output = child.wait_with_output().expect("node runs");
+        assert!(output.status.success());
+        Some(String::from_utf8(output.stdout).expect("HTML is UTF-8"))
+    }
+
+    /// Asserts that rendered HTML holds no live tag, link, image or mention
+    /// from the payloads, and that nothing broke out of its block.
+    pub(crate) fn assert_inert(html: &str, details: usize) {
+        for live in ["<script", "<img", "<a ", "<b>bold", "<em>", ">injected heading", "\u{1b}"] {
+            assert!(!html.contains(live), "{live} is live in:\n{html}");
+        }
+        assert_eq!(html.matches("<details>").count(), details, "{html}");
+        assert_eq!(html.matches("</summary>").count(), details, "{html}");
+        // Code elements are literal (GitHub pings no one there); elsewhere every @ is defused.
+        let outside_code = regex::Regex::new(r"(?s)<code[^>]*>.*?</code>").unwrap().replace_all(html, "");
+        let live_mentions =
+            outside_code.match_indices('@').filter(|(at, _)| !outside_code[at + 1..].starts_with('\u{200d}'));
+        assert_eq!(live_mentions.count(), 0, "{outside_code}");
+    }
+
+    #[test]
+    fn planted_payloads_render_inert_on_github() {
+        let report = hostile_run();
+        let md = sample::render(|out| write_markdown(&report, out));
+        let failing =
+            report.cases.iter().filter(|c| !matches!(c.verdict.tally(), Tally::Passed | Tally::Skipped)).count();
+        assert!(!md.contains('\u{1b}'), "escape bytes are made visible: {md}");
+        let Some(html) = render_gfm(&md) else { return };
+        assert_inert(&html, failing);
+    }
 }

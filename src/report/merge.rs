@@ -7,8 +7,8 @@
 //! Missing shards are merged anyway but recorded as a corpus error, so the
 //! merged run cannot pass as complete.
 
+use super::baseline_summary::{BaselineSummary, EntryOutcome, EntryStatus};
 use super::model::{Partition, RunReport};
-use crate::baseline::{BaselineSummary, EntryOutcome, EntryStatus};
 use crate::fixture::Notice;
 use std::collections::{BTreeSet, HashMap};
 use thiserror::Error;

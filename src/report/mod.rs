@@ -3,24 +3,35 @@
 //! Every writer is a pure function of the report that writes to an injected
 //! `io::Write`, so tests can capture output and the CLI decides where it goes.
 
+mod baseline_summary;
+pub(crate) mod budget;
+pub mod cause;
 pub mod cluster;
+mod escape;
 mod html;
 mod html_json;
 mod json;
 mod junit;
-mod markdown;
+pub mod limits;
+pub(crate) mod markdown;
 mod merge;
 mod model;
 mod palette;
 mod pretty;
 mod read;
+#[cfg(test)]
+pub(crate) mod sample;
+mod signature;
 
-pub use cluster::{Cluster, Signature};
+pub use baseline_summary::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
+pub use budget::{DEFAULT_MARKDOWN_LIMIT, MarkdownBudget};
+pub use cluster::Cluster;
+pub use escape::escape_html;
 pub use html::{write_html, write_html_matrix};
 pub use json::{REPORT_SCHEMA, write_json};
-pub use junit::write_junit;
-pub use markdown::write_markdown;
-pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced, html_escape as markdown_html};
+pub use junit::{JunitOptions, write_junit, write_junit_with};
+pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced};
+pub use markdown::{write_markdown, write_markdown_within};
 pub use merge::{MergeError, merge};
 pub use model::{
     CaseReport, Counts, DifferenceReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport,
@@ -29,6 +40,7 @@ pub use model::{
 pub use palette::{Palette, visible_controls};
 pub use pretty::{PrettyOptions, write_pretty};
 pub use read::{ReportReadError, parse_report, read_report};
+pub use signature::Signature;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -62,26 +74,67 @@ impl Format {
 
     /// Writes `report` in this format.
     pub fn write(self, report: &RunReport, out: &mut dyn io::Write, palette: Palette) -> io::Result<()> {
+        self.write_within(report, out, palette, &MarkdownBudget::default())
+    }
+
+    /// Writes `report` in this format, Markdown within `markdown`.
+    pub fn write_within(
+        self,
+        report: &RunReport,
+        out: &mut dyn io::Write,
+        palette: Palette,
+        markdown: &MarkdownBudget,
+    ) -> io::Result<()> {
         match self {
             Format::Pretty => write_pretty(report, out, &PrettyOptions { palette, ..Default::default() }),
             Format::Json => write_json(report, out),
             Format::Junit => write_junit(report, out),
-            Format::Markdown => write_markdown(report, out),
+            Format::Markdown => write_markdown_within(report, out, markdown),
             Format::Html => write_html(report, out),
         }
     }
 }
 
+/// Choices of the report files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileOptions {
+    /// Most characters of the Markdown report.
+    pub markdown_limit: usize,
+    /// Choices of the JUnit writer.
+    pub junit: JunitOptions,
+}
+
+impl Default for FileOptions {
+    fn default() -> Self {
+        FileOptions { markdown_limit: DEFAULT_MARKDOWN_LIMIT, junit: JunitOptions::default() }
+    }
+}
+
 /// Writes the file formats among `formats` into `dir` (created if needed),
 /// each through a temporary file and a rename, and returns the paths written.
-pub fn write_files(report: &RunReport, formats: &[Format], dir: &Path) -> io::Result<Vec<PathBuf>> {
+/// Markdown keeps to `options.markdown_limit` and, when cut, names the HTML report
+/// (else the JSON report) written beside it as the full report.
+pub fn write_files(
+    report: &RunReport,
+    formats: &[Format],
+    dir: &Path,
+    options: &FileOptions,
+) -> io::Result<Vec<PathBuf>> {
+    let full = [Format::Html, Format::Json].into_iter().find(|f| formats.contains(f)).and_then(Format::file_name);
+    let markdown = MarkdownBudget {
+        limit: options.markdown_limit,
+        full_report: full.map(|name| dir.join(name).display().to_string()),
+    };
     let mut written = Vec::new();
     for format in formats {
         let Some(name) = format.file_name() else { continue };
         std::fs::create_dir_all(dir)?;
         let path = dir.join(name);
         let mut buffer = Vec::new();
-        format.write(report, &mut buffer, Palette::plain())?;
+        match format {
+            Format::Junit => write_junit_with(report, &mut buffer, options.junit)?,
+            _ => format.write_within(report, &mut buffer, Palette::plain(), &markdown)?,
+        }
         crate::files::write_atomically(&path, &buffer)?;
         written.push(path);
     }

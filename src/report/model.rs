@@ -3,8 +3,9 @@
 //! It is also the JSON report's schema (`schemas/report.schema.json`), so it
 //! deserializes too: report diffs, baselines and merges read it back.
 
+use super::baseline_summary::BaselineSummary;
 use super::cluster::{Cluster, cluster};
-use crate::baseline::BaselineSummary;
+use super::limits::ArtifactLimits;
 use crate::compare::{DiffHunk, Difference, DifferenceKind};
 use crate::error::exit_code;
 use crate::fixture::Notice;
@@ -188,9 +189,16 @@ pub struct CaseReport {
     /// Differences found beyond those listed.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub omitted_differences: usize,
-    /// Line diff of the canonical expected and actual texts.
+    /// Line diff of the canonical expected and actual texts (within the
+    /// run's diff budget).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diff: Vec<DiffHunk>,
+    /// What the diff budget cut from `diff`, if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_note: Option<String>,
+    /// Values left out of this case by the caps on kept values, one line each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut: Vec<String>,
     /// What the implementation wrote to stderr during the case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
@@ -222,6 +230,8 @@ impl CaseReport {
             differences: Vec::new(),
             omitted_differences: 0,
             diff: Vec::new(),
+            diff_note: None,
+            cut: Vec::new(),
             stderr: None,
             input: None,
             expected: None,
@@ -377,6 +387,9 @@ pub struct RunReport {
     /// What the known-failures baseline did, when the run used one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineSummary>,
+    /// The bounds the run applied to diffs and kept values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<ArtifactLimits>,
 }
 
 impl RunReport {
@@ -399,6 +412,37 @@ impl RunReport {
         let order = |name: &str| crate::suites::all().iter().position(|s| s.name() == name).unwrap_or(usize::MAX);
         suites.sort_by_key(|s| order(&s.suite));
         self.suites = suites;
+    }
+
+    /// Why the run judged nothing, when every case was skipped or
+    /// unsupported (a misspelt suite in an adapter's hello, a one-suite
+    /// adapter on another suite's fixtures): one line for the terminal.
+    /// `None` when some case was judged, when there were no cases (an empty
+    /// shard), or when a baseline lists every one of those cases (the team
+    /// said so on purpose).
+    pub fn nothing_judged(&self) -> Option<String> {
+        let not_judged = self.summary.skipped;
+        if self.summary.total == 0 || not_judged < self.summary.total {
+            return None;
+        }
+        let listed = |id: &str| self.baseline.as_ref().is_some_and(|b| b.entry_of(id).is_some());
+        if self.cases.iter().all(|case| listed(&case.id)) {
+            return None;
+        }
+        let unsupported = self.summary.count(Verdict::Unsupported);
+        let why = if unsupported == not_judged {
+            "the implementation declares none of the selected suites and fixtureVersions"
+        } else if unsupported == 0 {
+            "the implementation skipped every case"
+        } else {
+            "the implementation skipped the cases it supports"
+        };
+        Some(format!(
+            "no case was judged: {} skipped, {unsupported} unsupported of {} ({why}); \
+             pass --allow-no-judged or list them in a baseline if that is intended",
+            not_judged - unsupported,
+            self.summary.total
+        ))
     }
 
     /// The process exit code for this run: 2 when anything could not be

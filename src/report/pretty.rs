@@ -5,6 +5,7 @@ use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
 use super::palette::{Palette, visible_controls};
 use crate::compare::{DiffTag, format_line, hunk_header};
+use std::collections::HashMap;
 use std::io;
 
 /// Longest stderr excerpt printed per case.
@@ -21,18 +22,28 @@ const MAX_CLUSTER_EXAMPLES: usize = 3;
 pub struct PrettyOptions {
     /// Colors.
     pub palette: Palette,
-    /// Also list passing cases.
+    /// List every case: passing ones too, and each case the report would fold.
     pub verbose: bool,
     /// Leave out the line diffs (differences by pointer are still shown).
     pub no_diff: bool,
 }
 
 /// Writes the terminal report.
+///
+/// A terminal is read by a person: repeated things are said once. Cases
+/// that were not judged (skipped, unsupported) are one line per suite,
+/// verdict and reason; a failure whose verdict and message repeat those of
+/// an earlier case without differences (a setup mistake crashes every case
+/// alike) is folded into one `… and N more cases: the same crash` line
+/// after the first. `verbose` lists every case. The report files keep every
+/// case whatever this prints.
 pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &PrettyOptions) -> io::Result<()> {
     let p = options.palette;
+    let not_judged = groups(report, |case| case.verdict.tally() == Tally::Skipped, |case| case.suite.clone());
+    let repeated = groups(report, folds, |_| String::new());
     // Case blocks end with a blank line; one-line entries need one after them.
     let mut needs_blank_line = false;
-    for case in &report.cases {
+    for (index, case) in report.cases.iter().enumerate() {
         match case.verdict.tally() {
             Tally::Passed if !options.verbose => {}
             Tally::Passed => {
@@ -41,14 +52,28 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
             }
             Tally::Skipped => {
                 let reason = visible_controls(case.message.as_deref().unwrap_or(""));
-                writeln!(out, "{} {}: {reason}", p.warn(&label(case.verdict)), case.id)?;
+                match not_judged.get(&index) {
+                    Some(Group::First(n)) if !options.verbose && *n > 1 => {
+                        writeln!(out, "{} {} {} cases: {reason}", p.warn(&label(case.verdict)), n, case.suite)?
+                    }
+                    Some(Group::Folded) if !options.verbose => continue,
+                    _ => writeln!(out, "{} {}: {reason}", p.warn(&label(case.verdict)), case.id)?,
+                }
                 needs_blank_line = true;
             }
             _ => {
+                let fold = if options.verbose { None } else { repeated.get(&index) };
+                if matches!(fold, Some(Group::Folded)) {
+                    continue;
+                }
                 if needs_blank_line {
                     writeln!(out)?;
                 }
-                write_case(case, out, options)?;
+                let same = match fold {
+                    Some(Group::First(n)) => n - 1,
+                    _ => 0,
+                };
+                write_case(case, out, options, same)?;
                 needs_blank_line = false;
             }
         }
@@ -79,7 +104,9 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
     writeln!(out, "{line}")
 }
 
-fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOptions) -> io::Result<()> {
+/// One case block; `same` later cases with the same verdict and message are
+/// counted at its end.
+fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOptions, same: usize) -> io::Result<()> {
     let p = options.palette;
     writeln!(out, "{} {}  {}", p.bad(&label(case.verdict)), p.bold(&case.id), p.dim(&format!("({})", case.path)))?;
     for problem in &case.problems {
@@ -114,6 +141,9 @@ fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOption
             }
         }
     }
+    for note in case.diff_note.iter().chain(&case.cut) {
+        writeln!(out, "  {}", p.dim(&format!("(cut: {note})")))?;
+    }
     if let Some(stderr) = case.stderr.as_deref().filter(|s| !s.trim().is_empty()) {
         let lines: Vec<&str> = stderr.lines().collect();
         let start = lines.len().saturating_sub(MAX_STDERR_LINES);
@@ -122,7 +152,59 @@ fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOption
             writeln!(out, "  | {}", visible_controls(line))?;
         }
     }
+    if same > 0 {
+        writeln!(out, "  {}", p.bold(&format!("… and {same} more {}: the same {}", cases(same), case.verdict)))?;
+    }
     writeln!(out)
+}
+
+/// Where a case stands in a group of cases the terminal shows once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Group {
+    /// The first case of a group of this many.
+    First(usize),
+    /// A later case of a group (not printed).
+    Folded,
+}
+
+/// Groups the cases that `member` selects by verdict, message and `key`,
+/// indexed by case position.
+fn groups(
+    report: &RunReport,
+    member: impl Fn(&CaseReport) -> bool,
+    key: impl Fn(&CaseReport) -> String,
+) -> HashMap<usize, Group> {
+    let mut first: HashMap<(Verdict, String, &str), usize> = HashMap::new();
+    let mut groups = HashMap::new();
+    for (index, case) in report.cases.iter().enumerate().filter(|(_, case)| member(case)) {
+        let group = (case.verdict, key(case), case.message.as_deref().unwrap_or(""));
+        match first.get(&group) {
+            Some(head) => {
+                groups.insert(index, Group::Folded);
+                if let Some(Group::First(n)) = groups.get_mut(head) {
+                    *n += 1;
+                }
+            }
+            None => {
+                first.insert(group, index);
+                groups.insert(index, Group::First(1));
+            }
+        }
+    }
+    groups
+}
+
+/// Whether a failing case is told by its message alone (no differences or
+/// problems of its own), so an identical one can be folded into it.
+fn folds(case: &CaseReport) -> bool {
+    case.verdict.tally() == Tally::Failed
+        && case.verdict != Verdict::Xpass
+        && case.differences.is_empty()
+        && case.problems.is_empty()
+}
+
+fn cases(n: usize) -> &'static str {
+    if n == 1 { "case" } else { "cases" }
 }
 
 fn label(verdict: Verdict) -> String {
@@ -173,4 +255,58 @@ fn write_baseline(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io
         writeln!(out, "  {}", p.bad(&problem))?;
     }
     writeln!(out)
+}
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::sample;
+
+    #[test]
+    fn the_sample_run() {
+        let text = sample::render(|out| write_pretty(&sample::run(), out, &PrettyOptions::default()));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    /// 296 crashes alike and 260 unsupported cases, as a missing adapter
+    /// jar or a one-suite adapter gives.
+    fn repetitive_run() -> crate::report::RunReport {
+        let mut report = sample::run();
+        report.baseline = None;
+        report.cases.clear();
+        for i in 0..296 {
+            report.cases.push(crate::report::CaseReport {
+                stderr: Some("Error: Unable to access jarfile decoder-adapter.jar\n".to_owned()),
+                ..sample::case("chat", &format!("c{i:03}"), Verdict::Crash, Some("exit status 1 before the hello"))
+            });
+        }
+        for i in 0..260 {
+            let reason = "the implementation does not declare suite `sse`";
+            report.cases.push(sample::case("sse", &format!("s{i:03}"), Verdict::Unsupported, Some(reason)));
+        }
+        report.cases.push(sample::case("sse", "one", Verdict::Skipped, Some("not implemented yet")));
+        report.recount();
+        report
+    }
+
+    #[test]
+    fn repeated_messages_and_unjudged_cases_are_told_once() {
+        let report = repetitive_run();
+        let text = sample::render(|out| write_pretty(&report, out, &PrettyOptions::default()));
+        assert_eq!(text.matches("CRASH chat/").count(), 1, "{text}");
+        assert!(text.contains("  … and 295 more cases: the same crash\n"), "{text}");
+        assert!(
+            text.contains("UNSUPPORTED 260 sse cases: the implementation does not declare suite `sse`\n"),
+            "{text}"
+        );
+        assert!(text.contains("SKIPPED sse/one: not implemented yet\n"), "{text}");
+        assert!(text.lines().count() < 40, "{text}");
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+
+        let verbose = PrettyOptions { verbose: true, ..Default::default() };
+        let every = sample::render(|out| write_pretty(&report, out, &verbose));
+        assert_eq!(every.matches("CRASH chat/").count(), 296);
+        assert_eq!(every.matches("UNSUPPORTED sse/").count(), 260);
+        assert!(!every.contains("more cases: the same"));
+    }
 }

@@ -2,7 +2,8 @@
 //! JSON. Like the report writers, each writes to an injected `io::Write`.
 
 use super::{CaseChange, CaseOnlyIn, CaseState, ReportDiff};
-use crate::report::{Palette, markdown_fenced, markdown_html, markdown_inline};
+use crate::report::budget::{Entry, fit};
+use crate::report::{MarkdownBudget, Palette, markdown_fenced, markdown_inline};
 use std::io;
 
 /// Differences listed per regression; the rest are counted.
@@ -114,8 +115,20 @@ fn evidence(state: &CaseState) -> Vec<String> {
     lines
 }
 
-/// Writes the diff as Markdown, ready to paste into a pull-request comment.
+/// Writes the diff as Markdown, ready to paste into a pull-request comment,
+/// within the default budget.
 pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Result<()> {
+    write_markdown_diff_within(diff, out, &MarkdownBudget::default())
+}
+
+/// Writes the diff as Markdown of at most `budget.limit` characters: the
+/// headline and counts whole, then the tables and the regressions' details
+/// while they fit, with a note saying what was cut.
+pub fn write_markdown_diff_within(
+    diff: &ReportDiff,
+    out: &mut dyn io::Write,
+    budget: &MarkdownBudget,
+) -> io::Result<()> {
     let mut md = String::new();
     let icon = if diff.regressions.is_empty() { "✅" } else { "❌" };
     md.push_str(&format!("### {icon} conform compare: {}\n\n", diff.headline()));
@@ -129,52 +142,55 @@ pub fn write_markdown_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Re
     }
     md.push_str(&format!(
         "\nold: <code>{}</code> ({}) · new: <code>{}</code> ({})\n\n",
-        markdown_html(&diff.old.path),
-        markdown_html(&diff.old.implementation),
-        markdown_html(&diff.new.path),
-        markdown_html(&diff.new.implementation)
+        markdown_inline(&diff.old.path),
+        markdown_inline(&diff.old.implementation),
+        markdown_inline(&diff.new.path),
+        markdown_inline(&diff.new.implementation)
     ));
 
+    let mut entries = Vec::new();
     let first_difference = |state: &CaseState| markdown_inline(evidence(state).first().map_or("", String::as_str));
-    changes_table(&mut md, "Regressions", &diff.regressions, &["was", "now", "first difference"], |change| {
+    changes_table(&mut entries, "Regressions", &diff.regressions, &["was", "now", "first difference"], |change| {
         format!("{} | **{}** | {}", change.old.verdict, change.new.verdict, first_difference(&change.new))
     });
     for change in diff.regressions.iter().filter(|c| evidence(&c.new).len() > 1) {
-        md.push_str(&format!(
+        let whole = format!(
             "<details><summary>all differences of <code>{}</code></summary>\n\n{}\n</details>\n\n",
-            markdown_html(&change.id),
+            markdown_inline(&change.id),
             markdown_fenced("text", &evidence(&change.new).join("\n"))
-        ));
+        );
+        entries.push(Entry { whole, line: String::new(), counted: false });
     }
-    changes_table(&mut md, "Fixes", &diff.fixes, &["was", "now"], |change| {
+    changes_table(&mut entries, "Fixes", &diff.fixes, &["was", "now"], |change| {
         format!("{} | **{}**", change.old.verdict, change.new.verdict)
     });
-    changes_table(&mut md, "Changed failures", &diff.changed_failures, &["before", "now"], |change| {
+    changes_table(&mut entries, "Changed failures", &diff.changed_failures, &["before", "now"], |change| {
         let cell = |state: &CaseState| format!("{}: {}", state.verdict, first_difference(state));
         format!("{} | {}", cell(&change.old), cell(&change.new))
     });
-    changes_table(&mut md, "Other changes", &diff.other_changes, &["was", "now"], |change| {
+    changes_table(&mut entries, "Other changes", &diff.other_changes, &["was", "now"], |change| {
         format!("{} | {}", change.old.verdict, change.new.verdict)
     });
     for (title, cases) in [("New fixtures", &diff.added), ("Removed fixtures", &diff.removed)] {
         if cases.is_empty() {
             continue;
         }
-        md.push_str(&format!("#### {title} ({})\n\n", cases.len()));
+        entries.push(Entry::kept(format!("#### {title} ({})\n\n", cases.len())));
         for case in cases {
-            md.push_str(&format!("- <code>{}</code> ({})\n", markdown_html(&case.id), case.verdict));
+            let line = format!("- <code>{}</code> ({})\n", markdown_inline(&case.id), case.verdict);
+            entries.push(Entry { whole: line.clone(), line, counted: true });
         }
-        md.push('\n');
+        entries.push(Entry::kept("\n".to_owned()));
     }
-    md.push_str(&format!("{} fixtures unchanged.\n", diff.unchanged));
-    out.write_all(md.as_bytes())
+    let tail = format!("{} fixtures unchanged.\n", diff.unchanged);
+    out.write_all(fit(&md, &entries, &tail, budget, "fixtures").as_bytes())
 }
 
 /// A `#### title (n)` section with one table row per change: the fixture,
 /// then the `columns` that `row` fills (cells joined by ` | `). Nothing when
 /// there are no changes.
 fn changes_table(
-    md: &mut String,
+    entries: &mut Vec<Entry>,
     title: &str,
     changes: &[CaseChange],
     columns: &[&str],
@@ -183,17 +199,93 @@ fn changes_table(
     if changes.is_empty() {
         return;
     }
-    md.push_str(&format!("#### {title} ({})\n\n| fixture | {} |\n|---|", changes.len(), columns.join(" | ")));
-    md.push_str(&"---|".repeat(columns.len()));
-    md.push('\n');
+    let mut head = format!("#### {title} ({})\n\n| fixture | {} |\n|---|", changes.len(), columns.join(" | "));
+    head.push_str(&"---|".repeat(columns.len()));
+    head.push('\n');
+    entries.push(Entry::kept(head));
     for change in changes {
-        md.push_str(&format!("| <code>{}</code> | {} |\n", markdown_html(&change.id), row(change)));
+        let line = format!("| <code>{}</code> | {} |\n", markdown_inline(&change.id), row(change));
+        entries.push(Entry { whole: line.clone(), line, counted: true });
     }
-    md.push('\n');
+    entries.push(Entry::kept("\n".to_owned()));
 }
 
 /// Writes the diff as JSON (pretty, trailing newline).
 pub fn write_json_diff(diff: &ReportDiff, out: &mut dyn io::Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, diff).map_err(io::Error::other)?;
     out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::report::{MarkdownBudget, RunReport, Verdict, sample};
+    use crate::report_diff::diff_reports;
+
+    /// The sample run against an older one: two regressions, a fix, a
+    /// failure that changed, a removed and an added fixture.
+    fn sample_diff() -> ReportDiff {
+        let new = sample::run();
+        let mut old: RunReport = new.clone();
+        old.implementation.version = "2.3.0".to_owned();
+        for case in &mut old.cases {
+            match case.name.as_str() {
+                "tool-error-state" | "crashes" => *case = sample::case(&case.suite, &case.name, Verdict::Pass, None),
+                "throws" => case.message = Some("decoder threw: RangeError: invalid array length".to_owned()),
+                "fixed-gap" => case.verdict = Verdict::Xfail,
+                _ => {}
+            }
+        }
+        old.cases.retain(|case| case.name != "declined");
+        old.cases.push(sample::case("sse", "removed-later", Verdict::Pass, None));
+        old.recount();
+        diff_reports(&old, &new, "reports/main/conform-report.json", "reports/pr/conform-report.json")
+    }
+
+    #[test]
+    fn the_sample_diff_for_a_terminal() {
+        let text = sample::render(|out| write_pretty_diff(&sample_diff(), out, Palette::plain()));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    #[test]
+    fn the_sample_diff_in_markdown() {
+        let text = sample::render(|out| write_markdown_diff(&sample_diff(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    #[test]
+    fn a_large_diff_in_markdown_keeps_to_the_budget() {
+        let new = sample::run();
+        let mut old = new.clone();
+        for i in 0..3000 {
+            old.cases.push(sample::case("chat", &format!("gone-with-a-long-name-{i:04}"), Verdict::Pass, None));
+        }
+        old.recount();
+        let diff = diff_reports(&old, &new, "old.json", "new.json");
+        let budget = MarkdownBudget { limit: 20_000, full_report: None };
+        let md = sample::render(|out| write_markdown_diff_within(&diff, out, &budget));
+        assert!(md.chars().count() <= 20_000, "{}", md.chars().count());
+        assert!(md.contains("#### Removed fixtures (3000)"), "{md}");
+        let note = md.lines().find(|l| l.starts_with("> ✂️")).expect("a cut note");
+        assert!(note.contains("more not listed"), "{note}");
+        assert!(md.ends_with("fixtures unchanged.\n"));
+    }
+
+    #[test]
+    fn planted_payloads_render_inert_in_compare_markdown() {
+        use crate::report::markdown::golden::{assert_inert, hostile_run, render_gfm};
+        let new = hostile_run();
+        let mut old = new.clone();
+        for case in &mut old.cases {
+            case.verdict = Verdict::Pass;
+        }
+        old.cases.push(sample::case("sse", "gone\n\n<script>alert(4)</script> @octocat", Verdict::Pass, None));
+        old.recount();
+        let diff = diff_reports(&old, &new, "old\n<img src=z onerror=alert(5)>.json", "@octocat/new.json");
+        let md = sample::render(|out| write_markdown_diff(&diff, out));
+        let details = md.matches("<details>").count();
+        let Some(html) = render_gfm(&md) else { return };
+        assert_inert(&html, details);
+    }
 }

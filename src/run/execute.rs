@@ -102,7 +102,9 @@ pub fn run(
         cases,
         clusters: Vec::new(),
         baseline: None,
+        limits: None,
     };
+    crate::report::limits::cap_run_values(&mut report, &crate::report::limits::ARTIFACT_LIMITS);
     report.recount();
     report
 }

@@ -4,6 +4,7 @@
 use crate::compare::{compare, render_plain};
 use crate::fixture::{FixtureStatus, LoadedFixture};
 use crate::implementation::{CaseRequest, Implementation, Outcome};
+use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, DifferenceReport, Verdict};
 use serde_json::Value;
 use std::time::Instant;
@@ -57,6 +58,7 @@ pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> Ca
                 report.differences = mismatch.differences.iter().map(DifferenceReport::from).collect();
                 report.omitted_differences = mismatch.omitted;
                 report.diff = mismatch.diff;
+                report.diff_note = mismatch.diff_note;
                 report.actual = Some(actual);
                 let first = report.differences.first().map(|d| d.message.clone());
                 (Verdict::Fail, first.or_else(|| Some(render_plain(&report.diff))))
@@ -69,6 +71,7 @@ pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> Ca
     if verdict != Verdict::Pass {
         report.input = Some(parts.input.clone());
         report.expected = Some(parts.expected.clone());
+        cap_case_values(&mut report, usize::MAX, &ARTIFACT_LIMITS);
     }
     report
 }

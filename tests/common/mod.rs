@@ -1,6 +1,7 @@
 //! What the integration tests share: where the repository and the
-//! optional resources are (../shared, python3, node, chromium), skipping
-//! what needs a missing one with one visible `note:` line, running the
+//! optional resources are (../shared, python3, node, java, chromium), skipping
+//! what needs a missing one with one visible `note:` line (a failure under
+//! `CONFORM_REQUIRE_ALL=1`), running the
 //! `conform` binary under a time limit, fixture documents and files, and
 //! reading reports back. Test data used by several files (planted secrets,
 //! a 200-message session, the fault-adapter scenario) lives in submodules.
@@ -48,14 +49,23 @@ pub fn require_all() -> bool {
 /// where everything should have run.
 pub fn skip(missing: &str) {
     use std::io::Write;
-    assert!(!require_all(), "{missing}, but {REQUIRE_ALL}=1 requires every resource; the test cannot skip");
     let line = match std::thread::current().name().filter(|name| *name != "main") {
         Some(test) => format!("note: {missing}: {test} skips what needs it"),
         None => format!("note: {missing}: what needs it is skipped"),
     };
+    assert!(!require_all(), "{line}, but {REQUIRE_ALL}=1 requires every test to run");
     // Written to the stderr handle rather than with `eprintln!`, which the
     // test harness captures and shows only for failing tests.
     let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// Skips what needs `missing` with the note, or fails the calling test when
+/// `CONFORM_REQUIRE_ALL=1` (CI, once it has installed everything).
+pub fn skip_unless_required(missing: &str) {
+    if std::env::var_os("CONFORM_REQUIRE_ALL").is_some_and(|v| v == "1") {
+        panic!("{missing}, and CONFORM_REQUIRE_ALL=1 requires it");
+    }
+    skip(missing);
 }
 
 /// `../shared/<relative>` (read in place, never copied), or `None` with the
@@ -88,6 +98,21 @@ pub fn python() -> Option<&'static str> {
 /// `node`, or `None` with the skip note when it is not installed.
 pub fn node() -> Option<&'static str> {
     program(&["node"])
+}
+
+/// `java` (a JDK's launcher), or `None` with the skip note when it is not installed.
+pub fn java() -> Option<&'static str> {
+    program(&["java"])
+}
+
+/// `javac`, or `None` with the skip note when no JDK is installed.
+pub fn javac() -> Option<&'static str> {
+    program(&["javac"])
+}
+
+/// `kotlinc` (Debian's `kotlin` package), or `None` with the skip note when it is not installed.
+pub fn kotlinc() -> Option<&'static str> {
+    program(&["kotlinc"])
 }
 
 /// A headless-capable Chromium, or `None` with the skip note.

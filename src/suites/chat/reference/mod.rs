@@ -1,5 +1,5 @@
 //! The `chat` suite's reference: the HAPI chat pipeline, normalize → fold
-//! → group → project (see the "Chat suite" section of the README).
+//! → group → project (see the suite's README.md).
 //!
 //! [`run`] is the suite's reference function (the newest fixtureVersion;
 //! [`run_with`] takes the [`ChatOptions`] of another); [`normalize_message`] and

@@ -7,7 +7,7 @@
 //! agent_message → `delta`, command_execution → `tool_result`,
 //! function_call → `tool_start`, function_call_output → `tool_result`;
 //! turn.completed → `done`. The seed's table stops there; the remaining
-//! events follow the app-server rows they mirror (see the README):
+//! events follow the app-server rows they mirror (see the suite's README.md):
 //! thread.started → `session_ready`, turn.started → empty `thinking`,
 //! turn.failed → `error` (unless just reported) and `done`, `error` →
 //! `error` except retry notices, and the file_change / mcp_tool_call /

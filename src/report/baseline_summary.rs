@@ -6,7 +6,7 @@
 //! reasons of entries that survive and `conform report merge` can combine
 //! the findings of shards.
 
-use crate::report::Verdict;
+use super::model::Verdict;
 use serde::{Deserialize, Serialize};
 
 /// The state of one baseline entry after a run.

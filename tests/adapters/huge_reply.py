@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""A protocol v1 implementation that answers every chat case with one huge
+array, for measuring what a valid but enormous reply costs the harness.
+
+usage: huge_reply.py MEGABYTES
+
+The reply's `output` is `{"blocks": [...]}` holding MEGABYTES MB of
+64-character strings (about 15,000 strings per MB), written as one line.
+"""
+
+import json
+import sys
+
+megabytes = float(sys.argv[1])
+item = "x" * 64
+count = int(megabytes * 1_000_000 / (len(item) + 3))
+blocks = "[" + ",".join(['"' + item + '"'] * count) + "]"
+
+out = sys.stdout.buffer
+
+
+def send(text):
+    out.write(text.encode("utf-8") + b"\n")
+    out.flush()
+
+
+for raw in sys.stdin.buffer:
+    message = json.loads(raw)
+    op = message.get("op")
+    if op == "hello":
+        send(json.dumps({
+            "op": "hello",
+            "protocol": 1,
+            "implementation": {"name": "huge-reply", "version": "1", "language": "python"},
+            "suites": {"chat": [1]},
+        }))
+    elif op == "run":
+        send('{"op":"result","id":' + json.dumps(message["id"]) + ',"output":{"blocks":' + blocks + "}}")
+    elif op == "bye":
+        break
