@@ -146,3 +146,20 @@ fn a_table_moves_with_its_tree_unless_a_version_file_pins_it() {
     );
     assert_eq!(files_ending(&pinned.path().join("catalogs"), ".json.new"), Vec::<std::path::PathBuf>::new());
 }
+
+/// v2.md §1: the 72 cases HAPI carried over from version 1 keep their
+/// expectations under the version 2 rules, so upgrading the version 1 corpus
+/// recomputes none of them (the catalog follows the corpus's VERSION file).
+#[test]
+fn the_hapi_version_1_corpus_upgrades_without_a_recomputed_expectation() {
+    let Some(corpus) = common::hapi_corpus() else { return };
+    let finished = conform(&["upgrade", "--to", "2", "--check", corpus.to_str().unwrap_or_default()]);
+    assert!(finished.success(), "{}", finished.text());
+    assert!(!finished.stdout.contains("recomputed "), "{}", finished.stdout);
+    assert!(finished.stdout.contains("73 fixtures: 72 upgraded, 0 recomputed"), "{}", finished.stdout);
+    assert!(
+        finished.stdout.contains("not upgraded catalogs/modes: a table takes its version from"),
+        "{}",
+        finished.stdout
+    );
+}
