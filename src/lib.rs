@@ -24,8 +24,9 @@
 //!
 //! Around the pipeline: [`capture`] and [`redact`] turn live captures into
 //! fixtures, [`regen`] recomputes expectations (the drift gate), [`reduce`]
-//! shrinks failing cases, [`coverage`] measures the decode rules a fixture
-//! set reaches, [`check_adapter`] smoke-tests an external implementation's
+//! shrinks failing cases, [`upgrade`] moves fixtures to a newer
+//! fixtureVersion, [`coverage`] measures the decode rules a fixture set
+//! reaches, [`check_adapter`] smoke-tests an external implementation's
 //! protocol, [`fmt`] writes fixtures in canonical form, and [`review`]
 //! is how every proposed fixture reaches the tree (atomically, through
 //! [`files`]). [`error`] holds the errors that stop a command and the exit
@@ -56,4 +57,5 @@ pub mod review;
 pub mod run;
 pub mod suite;
 pub mod suites;
+pub mod upgrade;
 pub mod validate;

@@ -1,9 +1,12 @@
-//! Property test: the chat reference is total. Arbitrary JSON in every field
-//! position of the wire envelope, the payload families and the agentState
-//! never makes it panic, and it always produces a projection of the
-//! documented shape.
+//! Property test: the chat reference is total, for both fixtureVersions it
+//! implements. Arbitrary JSON in every field position of the wire envelope,
+//! the payload families and the agentState (the version 2 members
+//! included: display links, durable attachments, `toolCallId`, user-shell
+//! commands) never makes it panic, and it always produces a projection of
+//! the shape that version documents.
 //!
-//! 10,000 cases per `cargo test`, about 15 s of CPU in the debug profile.
+//! 10,000 cases per `cargo test`, each decoded by both versions, about 30 s of
+//! CPU in the debug profile.
 //! Each case is built from a seed by a small generator rather than by
 //! composed proptest strategies, which are an order of magnitude slower to
 //! sample in a debug build; proptest still drives the cases, reports the
@@ -14,7 +17,7 @@
 
 use conform::json::to_canonical_string;
 use conform::suite::NoTrace;
-use conform::suites::chat::reference::run;
+use conform::suites::chat::reference::{run, run_v1};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::sync::OnceLock;
@@ -90,6 +93,15 @@ const KEYS: &[&str] = &[
     "findings",
     "source",
     "requests",
+    "attachmentId",
+    "path",
+    "toolCallId",
+    "urls",
+    "texts",
+    "href",
+    "url",
+    "value",
+    "commandSource",
 ];
 
 /// Strings the pipeline compares against, plus ids that correlate.
@@ -127,6 +139,13 @@ const WORDS: &[&str] = &[
     "context_compacted",
     "compact-summary",
     "error",
+    "display-links",
+    "https://a.test/x",
+    " HTTP://b.test ",
+    "javascript:x",
+    "userShell",
+    "codex:s1",
+    "resolved",
     "agent-run-start",
     "agent-run-update",
     "agent-run-trace",
@@ -287,6 +306,7 @@ picker! {
         "message", "reasoning", "tool-call", "tool-call", "tool-call-result", "tool-call-result", "plan", "plan_update",
         "token_count", "generated-image", "thread_goal_updated", "thread_goal_cleared", "context_compacted",
         "compact-summary", "error", "agent-run-start", "agent-run-update", "agent-run-trace", "agent-run-trace",
+        "display-links", "display-links",
     ];
     event_type => ["message", "error", "title-changed", "ready", "switch", "api-error", "turn-duration", "thread-goal-cleared"];
     tool_id => ["t1", "t2", "t3", "codex-agent:ag1"];
@@ -300,7 +320,9 @@ picker! {
     agent_id => ["ag1", "ag2"];
     card_id => ["card-1", "card-2", "t1"];
     permission_result => ["approved", "denied"];
-    request_status => ["approved", "denied", "canceled", "pending"];
+    request_status => ["approved", "denied", "canceled", "pending", "resolved"];
+    link => ["https://a.test/x", " http://b.test ", "javascript:alert(1)", "https%3A%2F%2Fc.test", "", "http://"];
+    stream_id => ["codex:s1", "codex:s1", "s2", " ", "codex-agent:ag1:trace:r"];
     goal_status => ["active", "paused", "complete", "blocked"];
 }
 
@@ -405,7 +427,7 @@ fn codex_data(g: &mut Gen, depth: u32) -> Value {
                     g.object(d, &[("type", codex_type), ("id", word), ("message", word), ("callId", tool_id)])
                 }
             }),
-            ("id", word),
+            ("id", stream_id),
             ("callId", tool_id),
             ("name", tool_name),
             ("input", |g, d| {
@@ -413,6 +435,30 @@ fn codex_data(g: &mut Gen, depth: u32) -> Value {
                     d,
                     &[("command_actions", any_value), ("command_source", word), ("prompt", word), ("title", word)],
                 )
+            }),
+            ("urls", |g, d| {
+                let items = (0..g.below(24))
+                    .map(|_| {
+                        if g.chance(1, 2) {
+                            link(g, d)
+                        } else {
+                            g.object(d, &[("href", link), ("url", link), ("title", word)])
+                        }
+                    })
+                    .collect();
+                Value::Array(items)
+            }),
+            ("texts", |g, d| {
+                let items = (0..g.below(24))
+                    .map(|_| {
+                        if g.chance(1, 2) {
+                            word(g, d)
+                        } else {
+                            g.object(d, &[("value", word), ("text", word), ("title", word)])
+                        }
+                    })
+                    .collect();
+                Value::Array(items)
             }),
             ("output", any_value),
             ("progress", any_value),
@@ -449,7 +495,34 @@ fn payload(g: &mut Gen, depth: u32) -> Value {
                 }),
             ],
         ),
-        _ => g.object(depth, &[("type", |_, _| json!("text")), ("text", word), ("attachments", any_value)]),
+        _ => g.object(
+            depth,
+            &[
+                ("type", |_, _| json!("text")),
+                ("text", word),
+                ("attachments", |g, d| {
+                    let attachment = |g: &mut Gen, d| {
+                        g.object(
+                            d,
+                            &[
+                                ("id", word),
+                                ("filename", word),
+                                ("mimeType", word),
+                                ("size", number),
+                                ("path", word),
+                                ("attachmentId", word),
+                                ("previewUrl", word),
+                            ],
+                        )
+                    };
+                    if g.chance(4, 5) {
+                        Value::Array((0..g.below(4)).map(|_| attachment(g, d)).collect())
+                    } else {
+                        g.any(d)
+                    }
+                }),
+            ],
+        ),
     }
 }
 
@@ -509,14 +582,27 @@ fn request_map(g: &mut Gen, depth: u32, completed: bool) -> Value {
                     ("decision", word),
                     ("reason", any_value),
                     ("mode", any_value),
+                    ("toolCallId", correlation_id),
                 ],
             )
         } else {
-            g.object(depth, &[("tool", tool_name), ("arguments", any_value), ("createdAt", number)])
+            g.object(
+                depth,
+                &[("tool", tool_name), ("arguments", any_value), ("createdAt", number), ("toolCallId", correlation_id)],
+            )
         };
         map.insert(if g.chance(3, 4) { g.pick(&["t1", "t2", "t3", "9", "10"]).to_owned() } else { g.word() }, entry);
     }
     Value::Object(map)
+}
+
+/// A request's `toolCallId`: mostly absent, else a tool id, `""` or null.
+fn correlation_id(g: &mut Gen, depth: u32) -> Value {
+    match g.below(6) {
+        0 => json!(""),
+        1 => Value::Null,
+        _ => tool_id(g, depth),
+    }
 }
 
 /// One case input: up to `messages` messages, values nested up to `depth`.
@@ -533,38 +619,48 @@ fn chat_input(seed: u64, messages: usize, depth: u32) -> Value {
     json!({"messages": message_list, "agentState": agent_state, "options": options})
 }
 
-/// The schema of the expected part, with the members the reducer copies
-/// verbatim from agentState (permission fields) left unconstrained: the
-/// reference passes arbitrary agentState values through, as the original does.
-/// With `copied_envelope`, the block members copied from a wire row as they
-/// are (`id`, `createdAt`, `localId`) are unconstrained and optional too: the
-/// web pipeline copies a row's non-string id, non-number time and
-/// non-string localId, and a row without them gives blocks without them.
-fn projection_validator(copied_envelope: bool) -> &'static jsonschema::Validator {
-    static STRICT: OnceLock<jsonschema::Validator> = OnceLock::new();
-    static COPIED: OnceLock<jsonschema::Validator> = OnceLock::new();
-    let build = || {
-        let schema: Value = serde_json::from_str(include_str!("../schemas/chat.schema.json")).expect("schema JSON");
-        let mut expected = schema["properties"]["expected"].clone();
-        let mut defs = schema["$defs"].clone();
-        defs["permission"] = json!({"type": "object", "additionalProperties": false,
-            "properties": {"status": {}, "mode": {}, "decision": {}, "allowedTools": {}, "answers": {}, "reason": {}}});
-        if copied_envelope && let Some(defs) = defs.as_object_mut() {
-            for def in defs.values_mut().filter(|def| def["properties"]["kind"].is_object()) {
-                for member in ["id", "createdAt", "localId"] {
-                    if def["properties"].get(member).is_some() {
-                        def["properties"][member] = json!({});
-                    }
-                }
-                if let Some(required) = def["required"].as_array_mut() {
-                    required.retain(|member| member != "id" && member != "createdAt");
+/// The schema of the expected part of a version's documents, with the
+/// members the reducer copies verbatim from agentState (permission fields)
+/// left unconstrained: the reference passes arbitrary agentState values
+/// through, as the original does. With `copied_envelope`, the block members
+/// copied from a wire row as they are (`id`, `createdAt`, `localId`) are
+/// unconstrained and optional too: the web pipeline copies a row's
+/// non-string id, non-number time and non-string localId, and a row without
+/// them gives blocks without them.
+fn projection_validator(schema: &str, copied_envelope: bool) -> jsonschema::Validator {
+    let schema: Value = serde_json::from_str(schema).expect("schema JSON");
+    let mut expected = schema["properties"]["expected"].clone();
+    let mut defs = schema["$defs"].clone();
+    defs["permission"] = json!({"type": "object", "additionalProperties": false,
+        "properties": {"status": {}, "mode": {}, "decision": {}, "allowedTools": {}, "answers": {}, "reason": {}}});
+    if copied_envelope && let Some(defs) = defs.as_object_mut() {
+        for def in defs.values_mut().filter(|def| def["properties"]["kind"].is_object()) {
+            for member in ["id", "createdAt", "localId"] {
+                if def["properties"].get(member).is_some() {
+                    def["properties"][member] = json!({});
                 }
             }
+            if let Some(required) = def["required"].as_array_mut() {
+                required.retain(|member| member != "id" && member != "createdAt");
+            }
         }
-        expected["$defs"] = defs;
-        jsonschema::draft202012::new(&expected).expect("the projection schema compiles")
+    }
+    expected["$defs"] = defs;
+    jsonschema::draft202012::new(&expected).expect("the projection schema compiles")
+}
+
+/// The projection validator of `version` (1 or 2), strict or with copied
+/// envelope members (see [`projection_validator`]), compiled once.
+fn projection(version: u32, copied_envelope: bool) -> &'static jsonschema::Validator {
+    static VALIDATORS: [OnceLock<jsonschema::Validator>; 4] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let schema = if version == 1 {
+        include_str!("../schemas/chat.schema.json")
+    } else {
+        include_str!("../schemas/chat.v2.schema.json")
     };
-    if copied_envelope { COPIED.get_or_init(build) } else { STRICT.get_or_init(build) }
+    let slot = usize::from(version != 1) * 2 + usize::from(copied_envelope);
+    VALIDATORS[slot].get_or_init(|| projection_validator(schema, copied_envelope))
 }
 
 /// Whether every wire row is an object with a string `id`, a number
@@ -585,10 +681,18 @@ proptest! {
     #[test]
     fn any_input_gives_a_projection_of_the_documented_shape(seed in any::<u64>(), messages in 0usize..8, depth in 0u32..4) {
         let input = chat_input(seed, messages, depth);
-        let output = run(&input, &mut NoTrace).expect("an object input always decodes");
-        let errors: Vec<String> =
-            projection_validator(!rows_have_typed_envelopes(&input)).iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path())).collect();
-        prop_assert!(errors.is_empty(), "invalid projection: {errors:?}\ninput: {}\noutput: {}", input, to_canonical_string(&output));
+        let copied = !rows_have_typed_envelopes(&input);
+        for (version, reference) in [(1, run_v1 as conform::suite::ReferenceFn), (2, run)] {
+            let output = reference(&input, &mut NoTrace).expect("an object input always decodes");
+            let errors: Vec<String> =
+                projection(version, copied).iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path())).collect();
+            prop_assert!(
+                errors.is_empty(),
+                "invalid version {version} projection: {errors:?}\ninput: {}\noutput: {}",
+                input,
+                to_canonical_string(&output)
+            );
+        }
     }
 }
 
@@ -598,7 +702,9 @@ fn the_generator_reaches_deep_into_the_decode_tree() {
     // most of the rule ids, or the property above proves little.
     let mut hit = conform::suite::RuleSet::default();
     for seed in 0..2_000 {
-        let _ = run(&chat_input(seed, 6, 3), &mut hit);
+        let input = chat_input(seed, 6, 3);
+        let _ = run_v1(&input, &mut hit);
+        let _ = run(&input, &mut hit);
     }
     let total = conform::suites::chat::reference::RULES.len();
     let missed: Vec<_> = conform::suites::chat::reference::RULES.iter().filter(|r| !hit.0.contains(*r)).collect();

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{conform, hapi_suite, root};
+use conform::suite::introduced_in;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -19,12 +20,27 @@ fn strings(value: &Value) -> BTreeSet<String> {
     value.as_array().into_iter().flatten().filter_map(|v| v.as_str().map(str::to_owned)).collect()
 }
 
-fn chat(report: &Value) -> &Value {
+/// The coverage of one suite's rules of one fixtureVersion.
+fn part<'r>(report: &'r Value, suite: &str, version: u64) -> &'r Value {
     report["coverage"]["suites"]
         .as_array()
-        .and_then(|s| s.iter().find(|s| s["suite"] == "chat"))
+        .and_then(|s| s.iter().find(|s| s["suite"] == suite && s["version"] == version))
         .unwrap_or(&Value::Null)
 }
+
+/// The chat reference's version 1 rules.
+fn chat(report: &Value) -> &Value {
+    part(report, "chat", 1)
+}
+
+/// Listed rules of fixtureVersion 2 no schema-valid fixture can reach (unit
+/// tests cover them).
+const V2_RULES_WITHOUT_FIXTURES: [&str; 2] = [
+    // The schema requires a numeric seq, and JSON numbers are finite.
+    "v2.c3.watermark-without-seq-is-0",
+    // See RULES_WITHOUT_FIXTURES in tests/chat_invariants.rs.
+    "v2.p1.non-string-tool-call-id-correlates-with-nothing",
+];
 
 #[test]
 fn reached_and_unreached_partition_the_chat_rules() {
@@ -34,7 +50,8 @@ fn reached_and_unreached_partition_the_chat_rules() {
     let reached: BTreeSet<String> =
         suite["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
     let unreached = strings(&report["unreached"]["chat"]);
-    assert_eq!(known.len(), conform::suites::chat::reference::RULES.len());
+    let version_1_rules = conform::suites::chat::reference::RULES.iter().filter(|rule| introduced_in(rule) == 1);
+    assert_eq!(known.len(), version_1_rules.count());
     assert!(reached.is_subset(&known), "every rule the reference reports is listed");
     assert_eq!(reached.union(&unreached).cloned().collect::<BTreeSet<_>>(), known);
     assert!(reached.is_disjoint(&unreached));
@@ -57,8 +74,11 @@ fn candidates_are_ranked_by_the_rules_they_add() {
     let corpus_rules: BTreeSet<String> =
         chat(&alone)["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
     let both = coverage_json(&[corpus, "fixtures/chat"]);
-    let all_rules: BTreeSet<String> =
-        chat(&both)["reached"].as_object().map(|r| r.keys().cloned().collect()).unwrap_or_default();
+    // Both parts: the project's fixtures reach version 2 rules too.
+    let all_rules: BTreeSet<String> = [chat(&both), part(&both, "chat", 2)]
+        .iter()
+        .flat_map(|part| part["reached"].as_object().map(|r| r.keys().cloned().collect::<Vec<_>>()).unwrap_or_default())
+        .collect();
 
     let ranked = coverage_json(&[corpus, "--candidates", "fixtures/chat"]);
     let candidates = ranked["candidates"].as_array().cloned().unwrap_or_default();
@@ -92,15 +112,62 @@ fn own_fixtures_reach_every_listed_rule_of_the_other_suites() {
     let report = coverage_json(&["fixtures"]);
     let suites = report["coverage"]["suites"].as_array().cloned().unwrap_or_default();
     let names: BTreeSet<String> = suites.iter().filter_map(|s| s["suite"].as_str().map(str::to_owned)).collect();
-    // The catalogs suite is one table, pinned by the HAPI corpus's fixture.
-    let expected: BTreeSet<String> =
-        conform::suites::all().iter().map(|s| s.name().to_owned()).filter(|name| name != "catalogs").collect();
-    assert_eq!(names, expected, "every suite but catalogs has fixtures in fixtures/");
-    for suite in suites.iter().filter(|s| s["suite"] != "chat") {
-        let name = suite["suite"].as_str().unwrap_or_default();
+    let expected: BTreeSet<String> = conform::suites::all().iter().map(|s| s.name().to_owned()).collect();
+    assert_eq!(names, expected, "every suite has fixtures in fixtures/");
+    for suite in suites.iter().filter(|s| s["suite"] != "chat" || s["version"] != 1) {
+        let label = if suite["version"] == 1 {
+            suite["suite"].as_str().unwrap_or_default().to_owned()
+        } else {
+            format!("{} v{}", suite["suite"].as_str().unwrap_or_default(), suite["version"])
+        };
         let known = strings(&suite["known"]);
-        assert!(!known.is_empty(), "{name} lists its rules");
-        let unreached = strings(&report["unreached"][name]);
-        assert!(unreached.is_empty(), "{name}: no fixture reaches {unreached:?}");
+        assert!(!known.is_empty(), "{label} lists its rules");
+        let unreached: BTreeSet<String> = strings(&report["unreached"][label.as_str()])
+            .into_iter()
+            .filter(|rule| !V2_RULES_WITHOUT_FIXTURES.contains(&rule.as_str()))
+            .collect();
+        assert!(unreached.is_empty(), "{label}: no fixture reaches {unreached:?}");
     }
+}
+
+/// The rules fixtureVersion 2 introduced are reported apart, per suite, and
+/// only version 2 fixtures count toward them.
+#[test]
+fn the_rules_of_version_2_are_reported_apart() {
+    let report = coverage_json(&["fixtures"]);
+    let text = conform(&["coverage", "fixtures"]).stdout;
+    for suite in ["chat", "sse", "pagination", "catalogs"] {
+        let listed: BTreeSet<String> = conform::suites::find(suite)
+            .map(|s| s.rules().iter().filter(|rule| introduced_in(rule) == 2).map(|rule| (*rule).to_owned()).collect())
+            .unwrap_or_default();
+        assert!(!listed.is_empty(), "{suite} lists version 2 rules");
+        let v2 = part(&report, suite, 2);
+        assert_eq!(strings(&v2["known"]), listed, "{suite} v2 knows exactly its v2 rules");
+        let v1 = part(&report, suite, 1);
+        assert!(strings(&v1["known"]).is_disjoint(&listed), "{suite}: a v2 rule is not a v1 rule");
+        let own_v2 = std::fs::read_dir(root().join("fixtures").join(suite))
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|entry| {
+                        let path = entry.path();
+                        suite == "catalogs" || common::read_document(&path)["fixtureVersion"] == 2
+                    })
+                    .count()
+            })
+            .unwrap_or(0);
+        assert_eq!(v2["fixtures"].as_u64(), Some(own_v2 as u64), "{suite}: only version 2 fixtures count");
+        let reached = v2["reached"].as_object().map_or(0, serde_json::Map::len);
+        assert!(
+            text.contains(&format!("{suite} v2: {own_v2} fixtures reach {reached} of {} rules", listed.len())),
+            "{text}"
+        );
+    }
+    // A version 1 corpus reaches none of them, yet sees them listed.
+    let Some(corpus) = hapi_suite("chat") else { return };
+    let alone = coverage_json(&[corpus.to_str().unwrap_or_default()]);
+    let v2 = part(&alone, "chat", 2);
+    assert_eq!(v2["fixtures"].as_u64(), Some(0));
+    assert_eq!(v2["reached"], serde_json::json!({}));
+    assert_eq!(strings(&alone["unreached"]["chat v2"]).len(), strings(&v2["known"]).len());
 }

@@ -9,7 +9,7 @@
 //! large enough (350 to 450 rows) to cross the window limits.
 
 use conform::suite::NoTrace;
-use conform::suites::chat::reference::renders;
+use conform::suites::chat::reference::{ChatOptions, renders};
 use conform::suites::pagination::reference::row::display_order;
 use conform::suites::pagination::reference::script::run_op;
 use conform::suites::pagination::reference::store::Store;
@@ -263,7 +263,7 @@ proptest! {
         let mut store = Store::default();
         for spec in &specs {
             let op = builder.op(spec);
-            let result = run_op(&mut store, &op, renders, &mut NoTrace);
+            let result = run_op(&mut store, &op, &|row| renders(row, &ChatOptions::V2), &mut NoTrace);
             prop_assert!(result.is_ok(), "{:?} on {}", result, op);
             check_window(&store)?;
         }

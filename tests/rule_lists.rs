@@ -121,6 +121,9 @@ fn every_suite_lists_exactly_the_rule_ids_its_reference_uses() {
 /// modules (unit tests may use a suite name as data).
 fn code_of(text: &str) -> String {
     let mut code = String::new();
+    if text.lines().any(|line| line.trim() == "#![cfg(test)]") {
+        return code;
+    }
     let mut skipping_tests = false;
     for line in text.lines() {
         let trimmed = line.trim_start();

@@ -33,7 +33,7 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
     })
 }
 
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 21] = [
     "active",
     "thinking",
     "activeAt",
@@ -52,6 +52,8 @@ const KEYS: [&str; 19] = [
     "teamState",
     "activeTurnStartedAt",
     "scratchlistUpdatedAt",
+    "lastAssistantMessageAt",
+    "lastAssistantMessageVersion",
     "bogus",
 ];
 
@@ -119,6 +121,8 @@ fn member() -> impl Strategy<Value = (String, Value)> {
         ),
         entry("activeTurnStartedAt", prop_oneof![Just(Value::Null), time()].boxed()),
         entry("scratchlistUpdatedAt", time().boxed()),
+        entry("lastAssistantMessageAt", prop_oneof![Just(Value::Null), time()].boxed()),
+        entry("lastAssistantMessageVersion", (-2i64..20).prop_map(Value::from).boxed()),
     ]
 }
 

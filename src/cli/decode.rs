@@ -17,14 +17,21 @@ pub struct DecodeArgs {
     /// The input JSON file (the suite's input part), or `-` for stdin.
     #[arg(default_value = "-")]
     input: PathBuf,
+    /// Decode by the rules of this fixtureVersion (default: the newest the reference implements).
+    #[arg(long, value_name = "N")]
+    fixture_version: Option<u32>,
 }
 
 pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
     let Some(suite) = conform::suites::find(&args.suite) else {
         return Err(SetupError::UnknownSuite { name: args.suite, known: known_suites() }.into());
     };
-    let Some(reference) = suite.reference() else {
+    if suite.reference().is_none() {
         bail!("no reference implementation for suite {} yet", suite.name());
+    }
+    let version = args.fixture_version.unwrap_or_else(|| suite.newest_reference_version());
+    let Some(reference) = suite.reference_for(version) else {
+        bail!("{}", conform::implementation::unimplemented_version(suite, version));
     };
     let (text, origin) = if args.input.as_os_str() == "-" {
         let mut text = String::new();

@@ -89,6 +89,7 @@ pub fn decode() -> String {
 Examples:
   conform decode --suite chat messages.json      a bare message list or a whole input part
   cat input.json | conform decode --suite sse -
+  conform decode --suite chat --fixture-version 1 input.json   by the version 1 rules
 
 {TOOL_CODES}"
     )
@@ -135,6 +136,20 @@ Exit codes:
   0  every expectation is reproduced (or was written for review)
   1  --check: an expectation would move, or the reference failed on an input
   2  usage or setup error, invalid fixtures"
+        .to_owned()
+}
+
+/// `conform upgrade`.
+pub fn upgrade() -> String {
+    "\
+Examples:
+  conform upgrade --to 2 fixtures                write every fixture that can move as a version 2 .json.new
+  conform upgrade --to 2 --check fixtures/chat   list what would be upgraded, recomputed or left, write nothing
+  conform review fixtures                        then accept or reject the pending files
+
+Exit codes:
+  0  done: the upgradable fixtures were written for review (or listed with --check)
+  2  usage or setup error, invalid fixtures (listed; the others are still written)"
         .to_owned()
 }
 

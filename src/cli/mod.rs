@@ -24,6 +24,7 @@ mod report;
 mod review;
 mod run;
 mod selection;
+mod upgrade;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -72,6 +73,9 @@ enum Command {
     /// Shrink a failing fixture to the smallest input that still fails the same way.
     #[command(after_long_help = help::reduce())]
     Reduce(reduce::ReduceArgs),
+    /// Rewrite fixtures as documents of a newer fixtureVersion, for review.
+    #[command(after_long_help = help::upgrade())]
+    Upgrade(upgrade::UpgradeArgs),
     /// Report which decode rules a fixture set exercises and rank candidate captures.
     #[command(after_long_help = help::coverage())]
     Coverage(coverage::CoverageArgs),
@@ -161,6 +165,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Review(args) => review::execute(args),
         Command::Regen(args) => regen::execute(args),
         Command::Reduce(args) => reduce::execute(args),
+        Command::Upgrade(args) => upgrade::execute(args),
         Command::Coverage(args) => coverage::execute(args),
         Command::Baseline(args) => baseline::execute(args),
         Command::Compare(args) => compare::execute(args),

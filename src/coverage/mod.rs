@@ -10,6 +10,11 @@
 //! candidates is greedy set cover: the candidate adding the most new rules
 //! first, then the one adding the most on top of that, and so on, so the few
 //! captures worth keeping come out on top.
+//!
+//! Rules are reported per suite and per the fixtureVersion that introduced
+//! them ([`introduced_in`]): the version 1 rules against every fixture of the
+//! suite, the rules a later version added against the fixtures of that
+//! version or newer (a version 1 fixture can never reach them).
 
 mod text;
 
@@ -17,7 +22,7 @@ pub use text::{TextOptions, write_json, write_text};
 
 use crate::fixture::{Corpus, FixtureStatus, enclosing_suite, read_document};
 use crate::suite::RuleSet;
-use crate::suite::{ReferenceFailure, Suite, call_reference};
+use crate::suite::{ReferenceFailure, Suite, call_reference, introduced_in};
 use crate::suites;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,21 +42,31 @@ pub fn rules_of(suite: &dyn Suite, version: u32, input: &serde_json::Value) -> R
     }
 }
 
-/// Coverage of one suite.
+/// Coverage of the rules one fixtureVersion introduced in one suite.
 #[derive(Clone, Debug, Serialize)]
 pub struct SuiteCoverage {
     /// The suite.
     pub suite: &'static str,
-    /// Fixtures whose rules were collected.
+    /// The fixtureVersion that introduced these rules (1 for the original
+    /// ones).
+    pub version: u32,
+    /// Fixtures whose rules were collected that can reach these rules (those
+    /// of `version` or newer).
     pub fixtures: usize,
     /// Each rule reached, with the number of fixtures reaching it.
     pub reached: BTreeMap<&'static str, usize>,
-    /// Every rule the suite has, when it lists them.
+    /// Every rule of this version the suite has, when it lists them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub known: Option<Vec<&'static str>>,
 }
 
 impl SuiteCoverage {
+    /// `chat` for the version 1 rules, `chat v2` for the rules version 2
+    /// introduced: how the text and JSON forms name this part.
+    pub fn label(&self) -> String {
+        if self.version == 1 { self.suite.to_owned() } else { format!("{} v{}", self.suite, self.version) }
+    }
+
     /// Listed rules no fixture reaches.
     pub fn unreached(&self) -> Vec<&'static str> {
         match &self.known {
@@ -71,7 +86,8 @@ impl SuiteCoverage {
 /// Coverage of a fixture set.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Coverage {
-    /// Per suite with a reference, in suite order.
+    /// Per suite with a reference, in suite order, and within a suite per
+    /// rule version, ascending.
     pub suites: Vec<SuiteCoverage>,
     /// Fixtures not measured, with the reason.
     pub skipped: Vec<Unmeasured>,
@@ -129,9 +145,17 @@ impl From<Unmeasured> for String {
     }
 }
 
+/// What was measured in one suite: fixtures per fixtureVersion, and each rule
+/// reached with the number of fixtures reaching it.
+#[derive(Default)]
+struct Measured {
+    fixtures_by_version: BTreeMap<u32, usize>,
+    reached: BTreeMap<&'static str, usize>,
+}
+
 /// Runs every selected fixture of `corpus` through its reference, tracing rules.
 pub fn measure(corpus: &Corpus, selected: &[usize]) -> Coverage {
-    let mut by_suite: BTreeMap<&'static str, (usize, BTreeMap<&'static str, usize>)> = BTreeMap::new();
+    let mut by_suite: BTreeMap<&'static str, Measured> = BTreeMap::new();
     let mut skipped = Vec::new();
     for fixture in selected.iter().filter_map(|&index| corpus.fixtures.get(index)) {
         let unmeasured = |reason| Unmeasured { id: fixture.id.clone(), suite: fixture.suite.name(), reason };
@@ -150,30 +174,50 @@ pub fn measure(corpus: &Corpus, selected: &[usize]) -> Coverage {
             skipped.push(unmeasured(UnmeasuredReason::NoReference));
             continue;
         }
-        match rules_of(fixture.suite, fixture.version.unwrap_or(1), &parts.input) {
+        let version = fixture.version.unwrap_or(1);
+        match rules_of(fixture.suite, version, &parts.input) {
             Ok(rules) => {
                 let entry = by_suite.entry(fixture.suite.name()).or_default();
-                entry.0 += 1;
+                *entry.fixtures_by_version.entry(version).or_default() += 1;
                 for rule in rules {
-                    *entry.1.entry(rule).or_default() += 1;
+                    *entry.reached.entry(rule).or_default() += 1;
                 }
             }
             Err(reason) => skipped.push(unmeasured(UnmeasuredReason::ReferenceFailed(reason))),
         }
     }
-    let suites = suites::all()
-        .iter()
-        .filter_map(|suite| {
-            let (fixtures, reached) = by_suite.remove(suite.name())?;
-            Some(SuiteCoverage {
-                suite: suite.name(),
-                fixtures,
-                reached,
-                known: Some(suite.rules().to_vec()).filter(|rules| !rules.is_empty()),
-            })
-        })
-        .collect();
+    let mut suites = Vec::new();
+    for suite in suites::all() {
+        let Some(measured) = by_suite.remove(suite.name()) else { continue };
+        suites.extend(by_rule_version(*suite, measured));
+    }
     Coverage { suites, skipped }
+}
+
+/// Splits one suite's measurement by the version that introduced each rule.
+/// A later version's part is there when the suite lists rules of it or a
+/// fixture reached one.
+fn by_rule_version(suite: &'static dyn Suite, measured: Measured) -> Vec<SuiteCoverage> {
+    let listed = suite.rules();
+    let mut versions: BTreeSet<u32> = listed.iter().map(|rule| introduced_in(rule)).collect();
+    versions.extend(measured.reached.keys().map(|rule| introduced_in(rule)));
+    versions.insert(1);
+    versions
+        .into_iter()
+        .map(|version| SuiteCoverage {
+            suite: suite.name(),
+            version,
+            fixtures: measured.fixtures_by_version.range(version..).map(|(_, count)| count).sum(),
+            reached: measured
+                .reached
+                .iter()
+                .filter(|(rule, _)| introduced_in(rule) == version)
+                .map(|(rule, count)| (*rule, *count))
+                .collect(),
+            known: Some(listed.iter().copied().filter(|rule| introduced_in(rule) == version).collect::<Vec<_>>())
+                .filter(|rules| !rules.is_empty()),
+        })
+        .collect()
 }
 
 /// A candidate fixture (for example a pending capture) and its rules.
@@ -301,7 +345,7 @@ mod tests {
         let mut reached = BTreeMap::new();
         reached.insert("a", 3);
         let coverage = Coverage {
-            suites: vec![SuiteCoverage { suite: "chat", fixtures: 3, reached, known: None }],
+            suites: vec![SuiteCoverage { suite: "chat", version: 1, fixtures: 3, reached, known: None }],
             skipped: Vec::new(),
         };
         let candidates = [

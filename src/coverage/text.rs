@@ -17,13 +17,14 @@ pub struct TextOptions {
 /// Writes the coverage, the ranked candidates and the candidates that could
 /// not be read as JSON (one canonical document).
 pub fn write_json(out: &mut dyn Write, coverage: &Coverage, ranked: &[Ranked]) -> io::Result<()> {
-    let unreached: BTreeMap<&str, Vec<&str>> = coverage.suites.iter().map(|s| (s.suite, s.unreached())).collect();
+    let unreached: BTreeMap<String, Vec<&str>> = coverage.suites.iter().map(|s| (s.label(), s.unreached())).collect();
     let value = serde_json::json!({"coverage": coverage, "unreached": unreached, "candidates": ranked});
     writeln!(out, "{}", crate::json::to_canonical_string(&value).trim_end())
 }
 
-/// Writes the coverage as text: per suite the rules reached, the rules no
-/// fixture reaches, what was not measured, and the ranked candidates.
+/// Writes the coverage as text: per suite (and per fixtureVersion whose rules
+/// it lists) the rules reached, the rules no fixture reaches, what was not
+/// measured, and the ranked candidates.
 pub fn write_text(
     out: &mut dyn Write,
     coverage: &Coverage,
@@ -32,18 +33,23 @@ pub fn write_text(
     options: TextOptions,
 ) -> io::Result<()> {
     for suite in &coverage.suites {
+        let whose = if suite.version == 1 {
+            String::new()
+        } else {
+            format!(" (the rules new in fixtureVersion {0}; fixtures of version {0} or newer)", suite.version)
+        };
         match suite.ratio() {
             Some((reached, known)) => writeln!(
                 out,
-                "{}: {} fixtures reach {reached} of {known} rules ({:.1}%)",
-                suite.suite,
+                "{}: {} fixtures reach {reached} of {known} rules ({:.1}%){whose}",
+                suite.label(),
                 suite.fixtures,
                 percent(reached, known)
             )?,
             None => writeln!(
                 out,
-                "{}: {} fixtures reach {} rules (the suite does not list all its rules)",
-                suite.suite,
+                "{}: {} fixtures reach {} rules (the suite does not list all its rules){whose}",
+                suite.label(),
                 suite.fixtures,
                 suite.reached.len()
             )?,

@@ -6,22 +6,13 @@
 //! those differences share a [`Signature`](super::Signature).
 //!
 //! A suite names its derived views as rewrites of a pointer-pattern prefix
-//! (derived → source). The list is a plain table here so the suite can own
-//! it later (a `Suite` hook returning it, empty by default); until then
-//! [`derived_views`] looks it up by suite name.
+//! (derived → source), through [`Suite::derived_views`](crate::suite::Suite::derived_views);
+//! [`derived_views`] looks them up by suite name.
 
-/// Chat's derived views: `visibleBlocks` entries are `blocks` entries, the
-/// `tools` of a tool group are the blocks it groups, and `children` are
-/// blocks one level down.
-pub const CHAT_DERIVED_VIEWS: &[(&str, &str)] =
-    &[("/visibleBlocks/*", "/blocks/*"), ("/blocks/*/tools/*", "/blocks/*"), ("/blocks/*/children/*", "/blocks/*")];
-
-/// The derived views of `suite` (none for most suites).
+/// The derived views of `suite` (none for most suites, and for a suite the
+/// registry does not know).
 pub fn derived_views(suite: &str) -> &'static [(&'static str, &'static str)] {
-    match suite {
-        "chat" => CHAT_DERIVED_VIEWS,
-        _ => &[],
-    }
+    crate::suites::find(suite).map_or(&[], |suite| suite.derived_views())
 }
 
 /// The pattern of the cause behind a difference at `pattern`: every derived
@@ -97,7 +88,8 @@ mod tests {
 
     #[test]
     fn derived_views_and_depths_fold_into_their_source() {
-        let chat = CHAT_DERIVED_VIEWS;
+        let chat = derived_views(crate::suites::names()[0]);
+        assert!(!chat.is_empty(), "the first suite (chat) has derived views");
         assert_eq!(cause_pattern("/visibleBlocks/*/tools/*/tool/state", chat), "/blocks/*/tool/state");
         assert_eq!(cause_pattern("/visibleBlocks/*/tool/state", chat), "/blocks/*/tool/state");
         assert_eq!(cause_pattern("/blocks/*/children/*/children/*/text", chat), "/blocks/*/text");

@@ -3,6 +3,7 @@
 //! unsupported, xfail, xpass) over three suites, with a baseline, a corpus
 //! warning, stderr and a line diff. Timings, paths and dates vary on
 //! purpose and are redacted by [`redactions`].
+#![cfg(test)]
 
 use super::baseline_summary::{BaselineSummary, EntryOutcome, EntryStatus};
 use super::model::{

@@ -141,6 +141,14 @@ pub trait Suite: Send + Sync {
         None
     }
 
+    /// Members of the expected part that are derived views of others, as
+    /// rewrites of a pointer-pattern prefix (derived → source): a difference
+    /// seen through a derived view is the same cause as at its source, so
+    /// failure clusters fold them (see `report::cause`). Default: none.
+    fn derived_views(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// The capture formats `conform capture` can read into this suite's
     /// cases.
     fn capture_formats(&self) -> &'static [CaptureFormat] {

@@ -22,4 +22,4 @@ pub use interface::{DocumentShape, PointerContext, Suite};
 pub(crate) use layout::split_by_layout;
 pub use layout::{CaseParts, Layout, has_envelope};
 pub use reference_fn::{ReferenceFailure, ReferenceFn, call_reference};
-pub use trace::{NoTrace, PortabilityNotes, RuleSet, RuleTrace};
+pub use trace::{NoTrace, PortabilityNotes, RuleSet, RuleTrace, introduced_in};

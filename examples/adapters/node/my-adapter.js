@@ -17,8 +17,10 @@ const { serve, Skip } = require('./conform-adapter');
 const reference = require('./reference-decoder');
 
 // The suites this adapter implements, with the fixtureVersions of each, e.g.
-// { chat: [1], sse: [1] }. Cases of other suites are reported as `unsupported` and never
-// sent. As shipped: every suite the stand-in reference implements (filled in below).
+// { chat: [1, 2], sse: [1, 2] } (declare 2 once the decoder follows HAPI's fixtureVersion 2).
+// Cases of other suites or versions are reported as `unsupported` and never sent;
+// fixtureVersion says which rules a case wants. As shipped: every suite and version the
+// stand-in reference implements (filled in below).
 let SUITES = {};
 
 /**

@@ -19,8 +19,10 @@ from conform_adapter import Skip, serve  # noqa: E402
 import reference_decoder  # noqa: E402
 
 # The suites this adapter implements, with the fixtureVersions of each, e.g.
-# {"chat": [1], "sse": [1]}. Cases of other suites are reported as `unsupported`
-# and never sent. As shipped: every suite the stand-in reference implements.
+# {"chat": [1, 2], "sse": [1, 2]} (declare 2 once the decoder follows HAPI's
+# fixtureVersion 2). Cases of other suites or versions are reported as
+# `unsupported` and never sent; fixture_version says which rules a case wants.
+# As shipped: every suite and version the stand-in reference implements.
 SUITES = reference_decoder.suites()
 
 

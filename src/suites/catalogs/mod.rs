@@ -25,7 +25,9 @@ impl Suite for CatalogsSuite {
     }
 
     fn document_shapes(&self) -> &'static [DocumentShape] {
-        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/catalogs.schema.json") }]
+        // The table's layout did not change in version 2, only two flavors'
+        // lists did (v2.md §2.6).
+        &[DocumentShape { versions: &[1, 2], schema: include_str!("../../../schemas/catalogs.schema.json") }]
     }
 
     fn layout(&self) -> Layout {
@@ -34,6 +36,14 @@ impl Suite for CatalogsSuite {
 
     fn reference(&self) -> Option<ReferenceFn> {
         Some(reference::reference)
+    }
+
+    fn reference_versions(&self) -> &'static [u32] {
+        reference::VERSIONS
+    }
+
+    fn reference_for(&self, version: u32) -> Option<ReferenceFn> {
+        reference::reference_for(version)
     }
 
     fn rules(&self) -> &'static [&'static str] {

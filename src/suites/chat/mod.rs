@@ -24,11 +24,24 @@ impl Suite for ChatSuite {
     }
 
     fn document_shapes(&self) -> &'static [DocumentShape] {
-        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/chat.schema.json") }]
+        // Version 2 changed the expected blocks (attachments, the `resolved`
+        // status, display-links blocks): one schema file per shape, the
+        // version in the newer file's name (schemas/chat.v2.schema.json).
+        &[
+            DocumentShape { versions: &[1], schema: include_str!("../../../schemas/chat.schema.json") },
+            DocumentShape { versions: &[2], schema: include_str!("../../../schemas/chat.v2.schema.json") },
+        ]
     }
 
     fn layout(&self) -> Layout {
         Layout::Wrapped { input: "input", expected: "expected" }
+    }
+
+    /// `visibleBlocks` entries are `blocks` entries, the `tools` of a tool
+    /// group are the blocks it groups, and `children` are blocks one level
+    /// down.
+    fn derived_views(&self) -> &'static [(&'static str, &'static str)] {
+        &[("/visibleBlocks/*", "/blocks/*"), ("/blocks/*/tools/*", "/blocks/*"), ("/blocks/*/children/*", "/blocks/*")]
     }
 
     fn item_list(&self) -> Option<&'static str> {
@@ -47,6 +60,18 @@ impl Suite for ChatSuite {
 
     fn reference(&self) -> Option<ReferenceFn> {
         Some(reference::run)
+    }
+
+    fn reference_versions(&self) -> &'static [u32] {
+        reference::ChatOptions::VERSIONS
+    }
+
+    fn reference_for(&self, version: u32) -> Option<ReferenceFn> {
+        match version {
+            1 => Some(reference::run_v1),
+            2 => Some(reference::run),
+            _ => None,
+        }
     }
 
     fn rules(&self) -> &'static [&'static str] {

@@ -35,7 +35,8 @@ impl Suite for PaginationSuite {
     }
 
     fn document_shapes(&self) -> &'static [DocumentShape] {
-        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/pagination.schema.json") }]
+        // Version 2 changed no pagination document member (v2.md §2.5).
+        &[DocumentShape { versions: &[1, 2], schema: include_str!("../../../schemas/pagination.schema.json") }]
     }
 
     fn layout(&self) -> Layout {
@@ -48,6 +49,14 @@ impl Suite for PaginationSuite {
 
     fn reference(&self) -> Option<ReferenceFn> {
         Some(reference::reference)
+    }
+
+    fn reference_versions(&self) -> &'static [u32] {
+        reference::VERSIONS
+    }
+
+    fn reference_for(&self, version: u32) -> Option<ReferenceFn> {
+        reference::reference_for(version)
     }
 
     fn rules(&self) -> &'static [&'static str] {

@@ -29,7 +29,9 @@ impl Suite for SseSuite {
     }
 
     fn document_shapes(&self) -> &'static [DocumentShape] {
-        &[DocumentShape { versions: &[1], schema: include_str!("../../../schemas/sse.schema.json") }]
+        // One shape for both versions: version 2 adds the reply-clock members,
+        // and a document labelled 1 may carry them too (v2.md M3).
+        &[DocumentShape { versions: &[1, 2], schema: include_str!("../../../schemas/sse.schema.json") }]
     }
 
     fn layout(&self) -> Layout {
@@ -42,6 +44,14 @@ impl Suite for SseSuite {
 
     fn reference(&self) -> Option<ReferenceFn> {
         Some(reference::reference)
+    }
+
+    fn reference_versions(&self) -> &'static [u32] {
+        reference::VERSIONS
+    }
+
+    fn reference_for(&self, version: u32) -> Option<ReferenceFn> {
+        reference::reference_for(version)
     }
 
     fn rules(&self) -> &'static [&'static str] {

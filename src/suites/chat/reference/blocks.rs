@@ -3,7 +3,7 @@
 //! (timing, descriptions, usage per block) are not modelled: nothing
 //! normative depends on them.
 
-use super::model::{Attachment, BlockId, Event, NormalizedMessage, Stamp};
+use super::model::{Attachment, BlockId, DisplayLink, DisplayText, Event, NormalizedMessage, Stamp};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -63,6 +63,13 @@ pub enum Body<'a> {
         file_name: &'a str,
         /// MIME type or null.
         mime_type: Option<&'a str>,
+    },
+    /// `display-links` (fixtureVersion 2, v2.md D7).
+    DisplayLinks {
+        /// The links (projected always, possibly empty).
+        urls: Vec<DisplayLink<'a>>,
+        /// The texts (projected only when non-empty).
+        texts: Vec<DisplayText<'a>>,
     },
     /// `agent-event`.
     AgentEvent {

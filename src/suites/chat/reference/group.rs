@@ -1,7 +1,13 @@
 //! Stage 3, group: root blocks → visible blocks, collapsing runs of
 //! groupable tool calls into tool groups (chat-reduce §9).
+//!
+//! The one rule that depends on the fixtureVersion is which `CodexBash`
+//! cards stay out of groups: in version 1 every one with a parsed command
+//! action that is not an exploration; in version 2 exactly the user-shell
+//! commands, whatever their actions (v2.md G1–G4).
 
-use super::blocks::{Block, ToolCard, is_subagent_name};
+use super::blocks::{Block, ToolCard, ToolState, is_subagent_name};
+use super::options::ChatOptions;
 use crate::suite::RuleTrace;
 use crate::suites::js::{first_present, get, is_obj, lowercase, str_of};
 use serde_json::Value;
@@ -29,9 +35,18 @@ enum Family {
     Exploration,
 }
 
-/// Groups the root blocks.
-pub fn group_blocks(blocks: &[Block<'_>], has_more_messages: bool, trace: &mut dyn RuleTrace) -> Vec<Visible> {
-    let families: Vec<Option<Family>> = blocks.iter().map(|b| b.tool().and_then(|card| family(card, trace))).collect();
+/// Groups the root blocks by the rules of `options`' fixtureVersion.
+pub fn group_blocks(
+    blocks: &[Block<'_>],
+    has_more_messages: bool,
+    options: &ChatOptions,
+    trace: &mut dyn RuleTrace,
+) -> Vec<Visible> {
+    let families: Vec<Option<Family>> =
+        blocks.iter().map(|b| b.tool().and_then(|card| family(card, options, trace))).collect();
+    if options.user_shell_boundaries {
+        trace_version_2_runs(blocks, &families, trace);
+    }
     let mut visible = Vec::with_capacity(blocks.len());
     let mut index = 0;
     while index < blocks.len() {
@@ -56,8 +71,44 @@ pub fn group_blocks(blocks: &[Block<'_>], has_more_messages: bool, trace: &mut d
     visible
 }
 
+/// Notes the version 2 grouping rules a block list exercises: a user-shell
+/// command between eligible tools (G4), groups of tools in any state (G5)
+/// and the ids every group carries (G6).
+fn trace_version_2_runs(blocks: &[Block<'_>], families: &[Option<Family>], trace: &mut dyn RuleTrace) {
+    for (index, block) in blocks.iter().enumerate() {
+        let Some(card) = block.tool() else { continue };
+        let eligible_at = |i: Option<usize>| i.and_then(|i| families.get(i)).is_some_and(Option::is_some);
+        if is_user_shell(card) && (eligible_at(index.checked_sub(1)) || eligible_at(Some(index + 1))) {
+            trace.hit("v2.g4.user-shell-splits-run");
+        }
+        let in_run = families[index].is_some()
+            && (families.get(index + 1) == Some(&families[index])
+                || index.checked_sub(1).and_then(|i| families.get(i)) == Some(&families[index])
+                || families[index] == Some(Family::Exploration));
+        if in_run {
+            trace.hit("v2.g6.group-first-and-last-tool-ids");
+            if matches!(card.state, ToolState::Running | ToolState::Error) {
+                trace.hit("v2.g5.state-does-not-matter");
+            }
+        }
+    }
+}
+
+/// A user-shell command (v2.md G1): `CodexBash` with an OBJ input whose
+/// `command_source ▸ commandSource` is a non-empty string that lowercases
+/// to `usershell`.
+fn is_user_shell(card: &ToolCard<'_>) -> bool {
+    card.name == "CodexBash"
+        && card.input.as_deref().filter(|input| is_obj(input)).is_some_and(|input| has_user_shell_source(Some(input)))
+}
+
+fn has_user_shell_source(input: Option<&Value>) -> bool {
+    str_of(first_present(input, &["command_source", "commandSource"]))
+        .is_some_and(|source| !source.is_empty() && lowercase(source) == "usershell")
+}
+
 /// The grouping family of a tool card, or `None` when it is ineligible.
-fn family(card: &ToolCard<'_>, trace: &mut dyn RuleTrace) -> Option<Family> {
+fn family(card: &ToolCard<'_>, options: &ChatOptions, trace: &mut dyn RuleTrace) -> Option<Family> {
     let name = &*card.name;
     let ineligible_name = is_subagent_name(name)
         || matches!(name, "TodoWrite" | "update_plan" | "ExitPlanMode" | "exit_plan_mode" | "CodexReasoning")
@@ -86,6 +137,10 @@ fn family(card: &ToolCard<'_>, trace: &mut dyn RuleTrace) -> Option<Family> {
             "CodexPermission" | "AskUserQuestion" | "ask_user_question" | "CursorAskQuestion" | "request_user_input"
         );
     if ineligible_name {
+        if options.user_shell_boundaries && matches!(name, "ExitPlanMode" | "exit_plan_mode") {
+            // A plan proposal stands alone and splits the runs around it (v2.md X1).
+            trace.hit("v2.x1.proposal-card-stands-alone");
+        }
         return None;
     }
     if card.permission.as_ref().is_some_and(|p| p.is_pending()) {
@@ -97,6 +152,9 @@ fn family(card: &ToolCard<'_>, trace: &mut dyn RuleTrace) -> Option<Family> {
     }
     let input = card.input.as_deref().filter(|input| is_obj(input));
     let actions = command_actions(input);
+    if options.user_shell_boundaries {
+        return codex_bash_family(input, &actions, trace);
+    }
     if actions.is_empty() {
         trace.hit("group.codex-bash-without-actions");
         return Some(Family::Default);
@@ -107,6 +165,30 @@ fn family(card: &ToolCard<'_>, trace: &mut dyn RuleTrace) -> Option<Family> {
         trace.hit("group.codex-bash-ineligible");
         None
     }
+}
+
+/// fixtureVersion 2 (v2.md G1–G3, G7): a user-shell command is ineligible;
+/// any other `CodexBash` is an exploration when it has parsed actions and
+/// all of them explore, and in the default family otherwise.
+fn codex_bash_family(input: Option<&Value>, actions: &[&str], trace: &mut dyn RuleTrace) -> Option<Family> {
+    if has_user_shell_source(input) {
+        trace.hit("v2.g1.user-shell-ineligible");
+        return None;
+    }
+    if actions.is_empty() {
+        trace.hit("group.codex-bash-without-actions");
+        return Some(Family::Default);
+    }
+    trace.hit("v2.g7.actions-decide-exploration-only");
+    if is_exploration(input, actions) {
+        return Some(Family::Exploration);
+    }
+    if actions.iter().any(|kind| matches!(*kind, "read" | "listFiles" | "search")) {
+        trace.hit("v2.g3.mixed-actions-default-family");
+    } else {
+        trace.hit("v2.g2.unknown-actions-eligible");
+    }
+    Some(Family::Default)
 }
 
 /// The types of the parsed command actions of a CodexBash input
@@ -130,7 +212,7 @@ fn command_actions(input: Option<&Value>) -> Vec<&str> {
 }
 
 fn is_exploration(input: Option<&Value>, actions: &[&str]) -> bool {
-    let user_shell = str_of(first_present(input, &["command_source", "commandSource"]))
-        .is_some_and(|source| !source.is_empty() && lowercase(source) == "usershell");
-    !user_shell && !actions.is_empty() && actions.iter().all(|kind| matches!(*kind, "read" | "listFiles" | "search"))
+    !has_user_shell_source(input)
+        && !actions.is_empty()
+        && actions.iter().all(|kind| matches!(*kind, "read" | "listFiles" | "search"))
 }

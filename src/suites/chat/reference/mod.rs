@@ -1,7 +1,8 @@
 //! The `chat` suite's reference: the HAPI chat pipeline, normalize → fold
 //! → group → project (see the suite's README.md).
 //!
-//! [`run`] is the suite's reference function; [`normalize_message`] and
+//! [`run`] is the suite's reference function (the newest fixtureVersion;
+//! [`run_with`] takes the [`ChatOptions`] of another); [`normalize_message`] and
 //! [`renders`] expose the first stage on its own (the pagination suite asks
 //! it whether a row renders); [`RULES`] lists every rule id the pipeline
 //! reports to a [`crate::suite::RuleTrace`].
@@ -61,6 +62,7 @@ mod fold;
 mod group;
 mod model;
 mod normalize;
+mod options;
 mod pipeline;
 mod project;
 mod review_json;
@@ -71,5 +73,6 @@ mod verbatim;
 
 pub use model::*;
 pub use normalize::{normalize_message, renders};
-pub use pipeline::run;
+pub use options::ChatOptions;
+pub use pipeline::{run, run_v1, run_with};
 pub use rules::RULES;

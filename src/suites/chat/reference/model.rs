@@ -236,8 +236,11 @@ pub struct Attachment<'a> {
     pub mime_type: &'a str,
     /// `size` (any JSON number, verbatim).
     pub size: &'a Value,
-    /// `path`.
-    pub path: &'a str,
+    /// `path` when it is a string (always, in fixtureVersion 1, where an
+    /// attachment without one is skipped).
+    pub path: Option<&'a str>,
+    /// `attachmentId` when it is a string (fixtureVersion 2, v2.md A2).
+    pub attachment_id: Option<&'a str>,
     /// `previewUrl` when it is a string.
     pub preview_url: Option<&'a str>,
 }
@@ -302,6 +305,8 @@ pub enum AgentItem<'a> {
     ToolResult(ToolResult<'a>),
     /// An inline generated image.
     GeneratedImage(GeneratedImage<'a>),
+    /// Links and texts offered for display (fixtureVersion 2, v2.md D6).
+    DisplayLinks(DisplayLinks<'a>),
     /// A parsed codex review.
     CodexReview {
         /// The normalized review object.
@@ -335,6 +340,7 @@ impl AgentItem<'_> {
             AgentItem::ToolCall(c) => Some(&c.uuid),
             AgentItem::ToolResult(r) => Some(&r.uuid),
             AgentItem::GeneratedImage(g) => Some(&g.uuid),
+            AgentItem::DisplayLinks(d) => Some(&d.uuid),
             AgentItem::CodexReview { uuid, .. } | AgentItem::Sidechain { uuid, .. } => Some(uuid),
             AgentItem::Summary { .. } => None,
         }
@@ -346,7 +352,7 @@ impl AgentItem<'_> {
             AgentItem::Text(t) | AgentItem::Reasoning(t) => t.parent_uuid,
             AgentItem::ToolCall(c) => c.parent_uuid,
             AgentItem::ToolResult(r) => r.parent_uuid,
-            AgentItem::GeneratedImage(_) => None,
+            AgentItem::GeneratedImage(_) | AgentItem::DisplayLinks(_) => None,
             AgentItem::CodexReview { parent_uuid, .. } | AgentItem::Sidechain { parent_uuid, .. } => *parent_uuid,
             AgentItem::Summary { .. } => None,
         }
@@ -434,6 +440,36 @@ pub struct GeneratedImage<'a> {
     pub uuid: Cow<'a, str>,
     /// Inline media provenance (dropped by the projection).
     pub source: Option<MediaSource<'a>>,
+}
+
+/// A `display-links` item (fixtureVersion 2, v2.md D1–D6): at least one of
+/// the lists is non-empty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplayLinks<'a> {
+    /// The valid links, in order (at most 20).
+    pub urls: Vec<DisplayLink<'a>>,
+    /// The valid texts, in order (at most 20).
+    pub texts: Vec<DisplayText<'a>>,
+    /// Item uuid: `data.id` when it is a string, else the message id.
+    pub uuid: Cow<'a, str>,
+}
+
+/// One displayable link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplayLink<'a> {
+    /// The href, trimmed, byte for byte as received.
+    pub href: &'a str,
+    /// The trimmed, non-empty title, at most 255 UTF-16 code units.
+    pub title: Option<Cow<'a, str>>,
+}
+
+/// One displayable text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplayText<'a> {
+    /// The text, untrimmed.
+    pub value: &'a str,
+    /// The trimmed, non-empty title, at most 255 UTF-16 code units.
+    pub title: Option<Cow<'a, str>>,
 }
 
 /// `InlineMediaSource`.

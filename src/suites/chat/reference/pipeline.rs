@@ -5,18 +5,31 @@
 use super::fold::fold;
 use super::group::group_blocks;
 use super::normalize::normalize_message;
+use super::options::ChatOptions;
 use super::project::project;
 use crate::suite::RuleTrace;
 use crate::suites::js::{get, truthy};
 use serde_json::Value;
 
-/// Runs normalize → fold → group → project over a chat case input.
+/// Runs normalize → fold → group → project over a chat case input of the
+/// newest fixtureVersion.
+pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    run_with(input, &ChatOptions::default(), trace)
+}
+
+/// The reference of fixtureVersion 1.
+pub fn run_v1(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    run_with(input, &ChatOptions::V1, trace)
+}
+
+/// Runs normalize → fold → group → project over a chat case input by the
+/// rules `options` selects.
 ///
 /// Total: a `messages` member that is not an array counts as no messages,
 /// an `agentState` that is not an object as null, and a missing
 /// `options.hasMoreMessages` as false. Only an input that is not a JSON object
 /// is an error.
-pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+pub fn run_with(input: &Value, options: &ChatOptions, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     if !input.is_object() {
         return Err("the chat input must be a JSON object {messages, agentState, options}".to_owned());
     }
@@ -30,9 +43,9 @@ pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let agent_state = get(input, "agentState").filter(|state| state.is_object());
     let has_more_messages = truthy(get(input, "options").and_then(|options| get(options, "hasMoreMessages")));
     let mut normalized = Vec::with_capacity(messages.len());
-    normalized.extend(messages.iter().filter_map(|message| normalize_message(message, trace)));
-    let folded = fold(&normalized, agent_state, trace);
-    let visible = group_blocks(&folded.blocks, has_more_messages, trace);
+    normalized.extend(messages.iter().filter_map(|message| normalize_message(message, options, trace)));
+    let folded = fold(&normalized, agent_state, options, trace);
+    let visible = group_blocks(&folded.blocks, has_more_messages, options, trace);
     Ok(project(folded, &visible))
 }
 

@@ -110,6 +110,7 @@ fn project_block(block: Block<'_>) -> Value {
             Body::CliOutput { .. } => "cli-output",
             Body::CodexReview { .. } => "codex-review",
             Body::GeneratedImage { .. } => "generated-image",
+            Body::DisplayLinks { .. } => "display-links",
             Body::AgentEvent { .. } => "agent-event",
             Body::ToolCall(_) => "tool-call",
         };
@@ -125,12 +126,19 @@ fn project_block(block: Block<'_>) -> Value {
                     let list = attachments
                         .iter()
                         .map(|a| {
-                            let mut item = Map::with_capacity(5);
+                            // `path` and `attachmentId` only when present,
+                            // never null (v2.md A3; version 1 always has a path).
+                            let mut item = Map::with_capacity(6);
                             item.insert("id".to_owned(), string(a.id));
                             item.insert("filename".to_owned(), string(a.filename));
                             item.insert("mimeType".to_owned(), string(a.mime_type));
                             item.insert("size".to_owned(), a.size.clone());
-                            item.insert("path".to_owned(), string(a.path));
+                            if let Some(path) = a.path {
+                                item.insert("path".to_owned(), string(path));
+                            }
+                            if let Some(attachment_id) = a.attachment_id {
+                                item.insert("attachmentId".to_owned(), string(attachment_id));
+                            }
                             Value::Object(item)
                         })
                         .collect();
@@ -151,6 +159,36 @@ fn project_block(block: Block<'_>) -> Value {
                 out.insert("imageId".to_owned(), string(image_id));
                 out.insert("fileName".to_owned(), string(file_name));
                 out.insert("mimeType".to_owned(), mime_type.map_or(Value::Null, string));
+            }
+            Body::DisplayLinks { urls, texts } => {
+                // `urls` always, `texts` only when non-empty (v2.md D8).
+                let title = |item: &mut Map<String, Value>, title: Option<Cow<'_, str>>| {
+                    if let Some(title) = title {
+                        item.insert("title".to_owned(), text(title));
+                    }
+                };
+                let links = urls
+                    .into_iter()
+                    .map(|link| {
+                        let mut item = Map::with_capacity(2);
+                        item.insert("href".to_owned(), string(link.href));
+                        title(&mut item, link.title);
+                        Value::Object(item)
+                    })
+                    .collect();
+                out.insert("urls".to_owned(), Value::Array(links));
+                if !texts.is_empty() {
+                    let values = texts
+                        .into_iter()
+                        .map(|entry| {
+                            let mut item = Map::with_capacity(2);
+                            item.insert("value".to_owned(), string(entry.value));
+                            title(&mut item, entry.title);
+                            Value::Object(item)
+                        })
+                        .collect();
+                    out.insert("texts".to_owned(), Value::Array(values));
+                }
             }
             Body::AgentEvent { event } => {
                 out.insert("event".to_owned(), owned(event.value));

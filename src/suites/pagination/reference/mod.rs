@@ -8,7 +8,11 @@
 //! [`projection`] (`expectedState`).
 //!
 //! The store asks the chat pipeline one question, whether a row renders; it
-//! does not keep its own copy of those rules.
+//! does not keep its own copy of those rules. That question is the only
+//! difference between fixtureVersions 1 and 2: it is asked of the chat
+//! normalizer of the document's version, so a codex `display-links` row
+//! renders in version 2 when it has a valid link or text (v2.md D9) and is
+//! hidden in version 1.
 //!
 //! # Where the reference follows the web pipeline's quirks
 //!
@@ -49,21 +53,62 @@ pub mod trim;
 
 pub use rule_ids::RULES;
 
-use crate::suite::RuleTrace;
-use crate::suites::chat::reference as chat;
+use crate::suite::{ReferenceFn, RuleTrace};
+use crate::suites::chat::reference::{self as chat, ChatOptions};
 use serde_json::{Map, Value};
+use std::cell::Cell;
+
+/// The fixtureVersions this reference implements.
+pub const VERSIONS: &[u32] = ChatOptions::VERSIONS;
+
+/// Replays a case of the newest fixtureVersion (see [`reference_for`]).
+pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    replay(input, &ChatOptions::V2, trace)
+}
+
+/// The reference of `version`, when it is one of [`VERSIONS`].
+pub fn reference_for(version: u32) -> Option<ReferenceFn> {
+    match version {
+        1 => Some(reference_v1),
+        2 => Some(reference),
+        _ => None,
+    }
+}
+
+fn reference_v1(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    replay(input, &ChatOptions::V1, trace)
+}
 
 /// Replays a case: `input` is `{ops: [op without its expected* members]}`;
-/// the result is `{ops: [per-op expectations], expectedState}`.
-pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+/// the result is `{ops: [per-op expectations], expectedState}`. Rows render
+/// as the chat normalizer of `chat_options` says.
+pub fn replay(input: &Value, chat_options: &ChatOptions, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    // Which display-links rows the normalizer shows and hides, for coverage
+    // (the question is asked deep inside the store, away from the trace).
+    let display_links = Cell::new((false, false));
+    let renders = |row: &Value| {
+        let shown = chat::renders(row, chat_options);
+        if chat_options.display_links && row::is_display_links_row(row) {
+            let (any_shown, any_hidden) = display_links.get();
+            display_links.set((any_shown || shown, any_hidden || !shown));
+        }
+        shown
+    };
     let ops = input.get("ops").and_then(Value::as_array).ok_or("the input needs an `ops` array")?;
     let mut store = store::Store::default();
     let mut expectations = Vec::with_capacity(ops.len());
     for (index, op) in ops.iter().enumerate() {
         let kind = op.get("op").and_then(Value::as_str).unwrap_or("?");
-        let expected = script::run_op(&mut store, op, chat::renders, trace)
+        let expected = script::run_op(&mut store, op, &renders, trace)
             .map_err(|problem| format!("ops[{index}] {kind}: {problem}"))?;
         expectations.push(Value::Object(expected));
+    }
+    let (shown, hidden) = display_links.get();
+    if shown {
+        trace.hit("v2.d9.display-links-row-renders");
+    }
+    if hidden {
+        trace.hit("v2.d9.invalid-display-links-row-hidden");
     }
     let mut output = Map::new();
     output.insert("ops".to_owned(), Value::Array(expectations));

@@ -303,9 +303,9 @@ fn role_record(content: &Value) -> Option<&Value> {
     [Some(content), content.get("message"), nested("data"), nested("payload")].into_iter().flatten().find(is_record)
 }
 
-/// The reasoning stream id: an agent record whose codex payload is a
-/// `reasoning` item with an id that is not blank (kept untrimmed).
-fn reasoning_stream(content: &Value) -> Option<String> {
+/// The `data` of an agent record's codex payload (role record probed as in
+/// [`role_record`]), when the row carries one.
+fn codex_data(content: &Value) -> Option<&Value> {
     let record = role_record(content)?;
     if record.get("role").and_then(Value::as_str) != Some("agent") {
         return None;
@@ -314,7 +314,20 @@ fn reasoning_stream(content: &Value) -> Option<String> {
     if payload.get("type").and_then(Value::as_str) != Some("codex") {
         return None;
     }
-    let data = payload.get("data").filter(|data| data.is_object())?;
+    payload.get("data").filter(|data| data.is_object())
+}
+
+/// Whether a wire row's codex payload is a `display-links` item (whether it
+/// renders is the chat normalizer's answer, v2.md D9).
+pub fn is_display_links_row(row: &Value) -> bool {
+    let data = row.get("content").and_then(codex_data);
+    data.and_then(|data| data.get("type")).and_then(Value::as_str) == Some("display-links")
+}
+
+/// The reasoning stream id: an agent record whose codex payload is a
+/// `reasoning` item with an id that is not blank (kept untrimmed).
+fn reasoning_stream(content: &Value) -> Option<String> {
+    let data = codex_data(content)?;
     if data.get("type").and_then(Value::as_str) != Some("reasoning") {
         return None;
     }

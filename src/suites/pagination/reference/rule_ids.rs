@@ -38,4 +38,7 @@ pub const RULES: &[&str] = &[
     "pagination.trim.queued-never-trimmed",
     "pagination.update-status.set",
     "pagination.view.tail-after-overflow-drops-cursors",
+    // fixtureVersion 2 (v2.md D9)
+    "v2.d9.display-links-row-renders",
+    "v2.d9.invalid-display-links-row-hidden",
 ];

@@ -29,17 +29,17 @@ pub const OP_KINDS: [&str; 10] = [
 ];
 
 /// Decides whether the chat pipeline's first stage renders a wire row.
-pub type RendersFn = fn(&Value) -> bool;
+pub type RendersFn<'r> = &'r dyn Fn(&Value) -> bool;
 
 /// Serves the op's scripted responses first in, first out.
-struct ScriptedServer<'a> {
+struct ScriptedServer<'a, 'r> {
     responses: &'a [Value],
     served: usize,
     requests: Vec<Value>,
-    renders: RendersFn,
+    renders: RendersFn<'r>,
 }
 
-impl MessagesServer for ScriptedServer<'_> {
+impl MessagesServer for ScriptedServer<'_, '_> {
     fn get_messages(&mut self, request: Request) -> Result<Page, FetchError> {
         self.requests.push(request.to_json());
         let Some(response) = self.responses.get(self.served) else { return Err(FetchError::Failed) };
@@ -56,7 +56,7 @@ impl MessagesServer for ScriptedServer<'_> {
 pub fn run_op(
     store: &mut Store,
     op: &Value,
-    renders: RendersFn,
+    renders: RendersFn<'_>,
     trace: &mut dyn RuleTrace,
 ) -> Result<Map<String, Value>, String> {
     let op = op.as_object().ok_or("an op must be a JSON object")?;
@@ -119,7 +119,7 @@ pub fn run_op(
     Ok(expected)
 }
 
-fn scripted<'a>(op: &'a Map<String, Value>, renders: RendersFn) -> Result<ScriptedServer<'a>, String> {
+fn scripted<'a, 'r>(op: &'a Map<String, Value>, renders: RendersFn<'r>) -> Result<ScriptedServer<'a, 'r>, String> {
     let responses = member(op, "responses")?.as_array().ok_or("`responses` must be an array")?;
     Ok(ScriptedServer { responses, served: 0, requests: Vec::new(), renders })
 }
@@ -147,6 +147,6 @@ fn strings(op: &Map<String, Value>, key: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
-fn message(op: &Map<String, Value>, renders: RendersFn) -> Result<Row, String> {
+fn message(op: &Map<String, Value>, renders: RendersFn<'_>) -> Result<Row, String> {
     Row::from_wire(member(op, "message")?, renders).map_err(|problem| format!("message: {problem}"))
 }

@@ -6,9 +6,12 @@
 //! sub-minute `activeAt` keep-alive) is `unchanged` without applying any of
 //! it. A relevant patch is then applied to a copy, and the verdict is
 //! `applied` only if an assignment really changed a value or a versioned
-//! wrapper passed its strictly-greater gate.
+//! wrapper passed its strictly-greater gate. The reply clock
+//! (`lastAssistantMessageAt` and its version) has rules of its own in
+//! [`reply_clock`].
 
 use super::normalize::FLAT_PATCH_KEYS;
+use super::reply_clock;
 use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -53,6 +56,7 @@ pub fn fold_step(
         trace.hit("sse.precheck.irrelevant");
         return None;
     }
+    let watermark = reply_clock::watermark(session, trace);
     let mut next = session.clone();
     let mut changed = false;
     for key in FLAT_PATCH_KEYS {
@@ -72,6 +76,11 @@ pub fn fold_step(
             changed |= apply_wrapper(&mut next, key, watermark_key, wrapper, trace);
         }
     }
+    let clock_changed = reply_clock::apply(&mut next, patch, watermark, trace);
+    if clock_changed && !changed {
+        trace.hit("v2.c9.reply-clock-decides-verdict");
+    }
+    changed |= clock_changed;
     if patch.contains_key("activeTurnStartedAt") {
         trace.hit("sse.not-applied.active-turn-started-at");
     }
@@ -88,9 +97,16 @@ pub fn fold_step(
 
 /// The pre-check: does any patch member differ from the cached member of the
 /// same name? Wrappers (objects) always differ; a sub-minute `activeAt` move
-/// does not count.
+/// does not count. The reply-clock version is no member of the session: it
+/// counts only when it is newer than `seq` (v2.md C4).
 fn is_render_relevant(session: &Map<String, Value>, patch: &Map<String, Value>, trace: &mut dyn RuleTrace) -> bool {
+    if reply_clock::version_makes_relevant(session, patch, trace) {
+        return true;
+    }
     for (key, value) in patch {
+        if key == reply_clock::VERSION_KEY {
+            continue;
+        }
         if key == "activeAt" && is_keepalive(session.get(key), value) {
             trace.hit("sse.precheck.keepalive-subminute");
             continue;

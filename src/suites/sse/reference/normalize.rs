@@ -15,7 +15,7 @@ use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
 
 /// Top-level members a normalized `Session` may carry; others are dropped.
-pub const SESSION_KEYS: [&str; 28] = [
+pub const SESSION_KEYS: [&str; 29] = [
     "id",
     "namespace",
     "seq",
@@ -44,6 +44,8 @@ pub const SESSION_KEYS: [&str; 28] = [
     "permissionMode",
     "collaborationMode",
     "copilotAgentMode",
+    // The reply clock (v2.md C1); no reply-clock version member: `seq` is its watermark.
+    "lastAssistantMessageAt",
 ];
 
 /// Flat patch members: last write wins, no gate.
@@ -64,6 +66,10 @@ pub const FLAT_PATCH_KEYS: [&str; 11] = [
 /// Versioned patch members (`{version, value}` wrappers).
 pub const WRAPPER_PATCH_KEYS: [&str; 4] = ["metadata", "agentState", "todos", "teamState"];
 
+/// The reply-clock patch members (v2.md C2): the clock and its version,
+/// gated against the session's `seq` ([`super::reply_clock`]).
+pub const REPLY_CLOCK_PATCH_KEYS: [&str; 2] = ["lastAssistantMessageAt", "lastAssistantMessageVersion"];
+
 /// Patch members that are accepted but never written to the session.
 pub const IGNORED_PATCH_KEYS: [&str; 2] = ["activeTurnStartedAt", "scratchlistUpdatedAt"];
 
@@ -80,6 +86,9 @@ pub fn session(value: &Value, trace: &mut dyn RuleTrace) -> Result<Map<String, V
         } else {
             trace.hit("sse.normalize.session-unknown-key-dropped");
         }
+    }
+    if session.contains_key("lastAssistantMessageAt") {
+        trace.hit("v2.c1.session-reply-clock");
     }
     if session.get("activeAt").is_none_or(Value::is_null) {
         trace.hit("sse.normalize.session-active-at-defaults-to-0");
@@ -109,6 +118,8 @@ pub fn patch(value: &Value, trace: &mut dyn RuleTrace) -> Result<Map<String, Val
         let key_str = key.as_str();
         let member = if WRAPPER_PATCH_KEYS.contains(&key_str) {
             wrapper(key_str, member, trace)?
+        } else if REPLY_CLOCK_PATCH_KEYS.contains(&key_str) {
+            reply_clock_member(key_str, member, trace)?
         } else if FLAT_PATCH_KEYS.contains(&key_str) || IGNORED_PATCH_KEYS.contains(&key_str) || key_str == "updatedAt"
         {
             member.clone()
@@ -119,6 +130,22 @@ pub fn patch(value: &Value, trace: &mut dyn RuleTrace) -> Result<Map<String, Val
     }
     legacy_agent_mode(patch.get_mut("copilotAgentMode"), trace);
     Ok(patch)
+}
+
+/// A reply-clock member as the patch schema types it: the clock a number or
+/// null, its version a number. The fold compares them numerically, so other
+/// types are refused like any other schema violation of the strict patch.
+fn reply_clock_member(key: &str, member: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    let valid = match key {
+        "lastAssistantMessageVersion" => member.is_number(),
+        _ => member.is_number() || member.is_null(),
+    };
+    if !valid {
+        let expected = if key == "lastAssistantMessageVersion" { "a number" } else { "a number or null" };
+        return Err(format!("`{key}` must be {expected}"));
+    }
+    trace.hit("v2.c2.reply-clock-patch-member");
+    Ok(member.clone())
 }
 
 /// Keeps `version` and `value` of a wrapper (extra members are dropped) and

@@ -368,6 +368,7 @@ fn rebuild_children<'a>(card: &mut ToolCard<'a>, shared: &mut Shared<'a, '_, '_>
             consumed: FastSet::default(),
             titles: &titles,
             emitted_titles: FastSet::default(),
+            options: shared.options,
             trace: &mut *shared.trace,
         };
         card.children = reduce_timeline(&refs, &mut fresh).0;

@@ -46,10 +46,13 @@ pub(super) fn synthesize_pending_cards<'a>(
     let root_cards: FastSet<String> =
         blocks.iter().filter(|b| b.tool().is_some()).map(|b| b.id.text().into_owned()).collect();
     for entry in &table.entries {
-        if entry.permission.status_str() != Some("pending")
-            || tool_ids.contains(&*entry.id)
-            || root_cards.contains(&*entry.id)
-        {
+        if entry.permission.status_str() != Some("pending") {
+            continue;
+        }
+        if tool_ids.contains(&*entry.id) || root_cards.contains(&*entry.id) {
+            if entry.id != entry.key {
+                trace.hit("v2.p4.tool-call-in-transcript-no-card");
+            }
             continue;
         }
         let created_at = match entry.created_at {
@@ -73,6 +76,11 @@ pub(super) fn synthesize_pending_cards<'a>(
             continue;
         }
         trace.hit("reduce.permission.synthesized-pending");
+        if entry.id != entry.key {
+            // The card takes the correlation id (v2.md P4); the key is internal (P5).
+            trace.hit("v2.p4.card-keyed-by-tool-call-id");
+            trace.hit("v2.p5.request-key-not-projected");
+        }
         let card = ToolCard {
             name: Cow::Borrowed(entry.tool.unwrap_or("Tool")),
             state: ToolState::Pending,

@@ -12,6 +12,7 @@ use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::Block;
 use crate::suites::chat::reference::fast_map::FastSet;
 use crate::suites::chat::reference::model::NormalizedMessage;
+use crate::suites::chat::reference::options::ChatOptions;
 use crate::suites::js::math_min;
 use serde_json::Value;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -33,19 +34,21 @@ pub struct Folded<'a> {
 pub fn fold<'a>(
     messages: &[NormalizedMessage<'a>],
     agent_state: Option<&'a Value>,
+    options: &ChatOptions,
     trace: &mut dyn RuleTrace,
 ) -> Folded<'a> {
-    fold_with_clock(messages, agent_state, wall_clock, trace)
+    fold_with_clock(messages, agent_state, options, wall_clock, trace)
 }
 
 /// [`fold`] with an explicit clock for the synthesized-card fallback.
 pub fn fold_with_clock<'a>(
     messages: &[NormalizedMessage<'a>],
     agent_state: Option<&'a Value>,
+    options: &ChatOptions,
     now: impl Fn() -> f64,
     trace: &mut dyn RuleTrace,
 ) -> Folded<'a> {
-    let table = PermissionTable::build(agent_state, trace);
+    let table = PermissionTable::build(agent_state, options.tool_call_correlation, trace);
     let titles = title_map(messages.iter());
     let lanes = trace_lanes(messages, trace);
     let (blocks, has_ready_event) = {
@@ -55,6 +58,7 @@ pub fn fold_with_clock<'a>(
             consumed: FastSet::default(),
             titles: &titles,
             emitted_titles: FastSet::default(),
+            options: *options,
             trace: &mut *trace,
         };
         reduce_timeline(&lanes.root, &mut shared)

@@ -1,5 +1,10 @@
 //! The permission table built from `agentState` (chat-reduce §3.1) and the
 //! permission seeds tool cards are created or updated with (§5.2).
+//!
+//! fixtureVersion 2 stores each request under its correlation id (its
+//! `toolCallId`, else its key) instead of its key (v2.md P1–P2); the table is
+//! otherwise the same, and without any `toolCallId` it is exactly the
+//! version 1 table.
 
 use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::Permission;
@@ -105,8 +110,13 @@ impl<'a> PermissionSeed<'a> {
 /// One permission-table entry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableEntry<'a> {
-    /// The request id (the map key; an array's index as a decimal key).
+    /// The correlation id: the id of the tool the permission attaches to and
+    /// of the card synthesized for it. The request key in version 1; the
+    /// request's `toolCallId`, when it has one, in version 2 (v2.md P1).
     pub id: Cow<'a, str>,
+    /// The request key (only an internal id once a `toolCallId` correlates
+    /// the request, v2.md P5); an array's index as a decimal key.
+    pub key: Cow<'a, str>,
     /// The request's `tool` when it is a string.
     pub tool: Option<&'a str>,
     /// The request's `arguments` tri-state.
@@ -126,47 +136,97 @@ pub struct PermissionTable<'a> {
     index: FastMap<Cow<'a, str>, usize>,
 }
 
+/// The permission a completed request contributes (§3.1 step 1).
+fn completed_permission(entry: &Value) -> PermissionSeed<'_> {
+    let member = |key| get(entry, key).map(Cow::Borrowed);
+    // null and missing become absent; allowTools and answers keep null.
+    let non_null = |key| Some(get(entry, key).filter(|v| !v.is_null()).map(Cow::Borrowed));
+    PermissionSeed {
+        status: member("status"),
+        reason: non_null("reason"),
+        mode: non_null("mode"),
+        decision: non_null("decision"),
+        allowed_tools: Some(member("allowTools")),
+        answers: Some(member("answers")),
+    }
+}
+
+/// The permission a pending request contributes (§3.1 step 2).
+fn pending_permission<'a>() -> PermissionSeed<'a> {
+    PermissionSeed { status: Some(Cow::Owned(Value::String("pending".to_owned()))), ..Default::default() }
+}
+
 impl<'a> PermissionTable<'a> {
     /// Builds the table from `agentState`. A request map given as an array
     /// is read as JavaScript reads an object (entries keyed `"0"`, `"1"`, …);
     /// an entry that is not an object has no members (a completed one
     /// carries the permission `{}`, a pending one `{status: "pending"}`),
     /// except `null`, on which the web pipeline throws: it is skipped.
-    pub fn build(agent_state: Option<&'a Value>, trace: &mut dyn RuleTrace) -> Self {
+    /// `by_tool_call_id`: the version 2 correlation (v2.md P1–P2).
+    pub fn build(agent_state: Option<&'a Value>, by_tool_call_id: bool, trace: &mut dyn RuleTrace) -> Self {
+        let Some(state) = agent_state else { return PermissionTable::default() };
+        if by_tool_call_id { Self::build_correlated(state, trace) } else { Self::build_by_key(state, trace) }
+    }
+
+    /// fixtureVersion 1: every entry under its key; completed requests win.
+    fn build_by_key(state: &'a Value, trace: &mut dyn RuleTrace) -> Self {
         let mut table = PermissionTable::default();
-        let Some(state) = agent_state else { return table };
-        for (id, entry) in map_entries(get(state, "completedRequests"), trace) {
+        for (key, entry) in map_entries(get(state, "completedRequests"), trace) {
             trace.hit("reduce.permission.completed-entry");
-            let member = |key| get(entry, key).map(Cow::Borrowed);
-            // null and missing become absent; allowTools and answers keep null.
-            let non_null = |key| Some(get(entry, key).filter(|v| !v.is_null()).map(Cow::Borrowed));
-            let permission = PermissionSeed {
-                status: member("status"),
-                reason: non_null("reason"),
-                mode: non_null("mode"),
-                decision: non_null("decision"),
-                allowed_tools: Some(member("allowTools")),
-                answers: Some(member("answers")),
-            };
-            table.push(id, entry, permission);
+            table.push(key.clone(), key, entry, completed_permission(entry));
         }
-        for (id, entry) in map_entries(get(state, "requests"), trace) {
-            if table.index.contains_key(&id) {
+        for (key, entry) in map_entries(get(state, "requests"), trace) {
+            if table.index.contains_key(&key) {
                 trace.hit("reduce.permission.completed-wins");
                 continue;
             }
             trace.hit("reduce.permission.pending-request");
-            let permission =
-                PermissionSeed { status: Some(Cow::Owned(Value::String("pending".to_owned()))), ..Default::default() };
-            table.push(id, entry, permission);
+            table.push(key.clone(), key, entry, pending_permission());
         }
         table
     }
 
-    fn push(&mut self, id: Cow<'a, str>, entry: &'a Value, permission: PermissionSeed<'a>) {
+    /// fixtureVersion 2 (v2.md P2): completed requests, then requests, each
+    /// under its correlation id; a later entry replaces what is stored under
+    /// the same id in its place. A request is skipped only when a completed
+    /// request has the same key.
+    fn build_correlated(state: &'a Value, trace: &mut dyn RuleTrace) -> Self {
+        let mut table = PermissionTable::default();
+        if get(state, "codexPlanProposalId").is_some() {
+            trace.hit("v2.s5.plan-proposal-id-ignored");
+        }
+        let completed = get(state, "completedRequests");
+        for (key, entry) in map_entries(completed, trace) {
+            trace.hit("reduce.permission.completed-entry");
+            let Some(id) = correlation_id(&key, entry, trace) else { continue };
+            if get(entry, "answers").is_some_and(|answers| !answers.is_null()) {
+                trace.hit("v2.p7.answers-carried-verbatim");
+            }
+            if get(entry, "status").and_then(Value::as_str) == Some("resolved") {
+                trace.hit("v2.p6.resolved-request");
+            }
+            table.store(id, key, entry, completed_permission(entry), trace);
+        }
+        for (key, entry) in map_entries(get(state, "requests"), trace) {
+            if get_in_map(completed, &key).is_some_and(|completed| !completed.is_null()) {
+                trace.hit("reduce.permission.completed-wins");
+                continue;
+            }
+            trace.hit("reduce.permission.pending-request");
+            let Some(id) = correlation_id(&key, entry, trace) else { continue };
+            if table.get(&id).is_some_and(|stored| stored.permission.status_str() != Some("pending")) {
+                trace.hit("v2.p2.request-replaces-completed");
+            }
+            table.store(id, key, entry, pending_permission(), trace);
+        }
+        table
+    }
+
+    fn push(&mut self, id: Cow<'a, str>, key: Cow<'a, str>, entry: &'a Value, permission: PermissionSeed<'a>) {
         self.index.insert(id.clone(), self.entries.len());
         self.entries.push(TableEntry {
             id,
+            key,
             tool: str_of(get(entry, "tool")),
             arguments: get(entry, "arguments"),
             permission,
@@ -174,9 +234,69 @@ impl<'a> PermissionTable<'a> {
         });
     }
 
+    /// Stores an entry under `id`, replacing the one stored there in its
+    /// place (v2.md P2).
+    fn store(
+        &mut self,
+        id: Cow<'a, str>,
+        key: Cow<'a, str>,
+        entry: &'a Value,
+        permission: PermissionSeed<'a>,
+        trace: &mut dyn RuleTrace,
+    ) {
+        let Some(&position) = self.index.get(&id) else {
+            self.push(id, key, entry, permission);
+            return;
+        };
+        trace.hit("v2.p2.same-correlation-id-replaced");
+        if let Some(slot) = self.entries.get_mut(position) {
+            *slot = TableEntry {
+                id,
+                key,
+                tool: str_of(get(entry, "tool")),
+                arguments: get(entry, "arguments"),
+                permission,
+                created_at: get(entry, "createdAt").filter(|created_at| !created_at.is_null()),
+            };
+        }
+    }
+
     /// The entry whose key equals the tool id exactly.
     pub fn get(&self, id: &str) -> Option<&TableEntry<'a>> {
         self.index.get(id).and_then(|&i| self.entries.get(i))
+    }
+}
+
+/// The correlation id of a request (v2.md P1): its `toolCallId` when that
+/// is present and not null (used as is, `""` included), else its key. A
+/// `toolCallId` of another type correlates with nothing: such a request is
+/// left out of the table, which no tool id nor synthesized card could
+/// observe otherwise.
+fn correlation_id<'a>(key: &Cow<'a, str>, entry: &'a Value, trace: &mut dyn RuleTrace) -> Option<Cow<'a, str>> {
+    match get(entry, "toolCallId") {
+        None | Some(Value::Null) => Some(key.clone()),
+        Some(Value::String(id)) => {
+            trace.hit(if id.is_empty() {
+                "v2.p1.empty-tool-call-id-is-an-id"
+            } else {
+                "v2.p1.tool-call-id-correlates"
+            });
+            Some(Cow::Borrowed(id.as_str()))
+        }
+        Some(_) => {
+            trace.hit("v2.p1.non-string-tool-call-id-correlates-with-nothing");
+            None
+        }
+    }
+}
+
+/// A member of a request map by key (an array's members by their index),
+/// `None` when the map is neither an object nor an array.
+fn get_in_map<'a>(map: Option<&'a Value>, key: &str) -> Option<&'a Value> {
+    match map {
+        Some(map @ Value::Object(_)) => get(map, key),
+        Some(Value::Array(items)) => key.parse::<usize>().ok().and_then(|index| items.get(index)),
+        _ => None,
     }
 }
 
@@ -188,4 +308,60 @@ fn map_entries<'a>(map: Option<&'a Value>, trace: &mut dyn RuleTrace) -> Vec<(Co
         trace.hit("reduce.permission.request-map-array");
     }
     entries(map).into_iter().filter(|(_, entry)| !entry.is_null()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::{NoTrace, RuleSet};
+    use serde_json::json;
+
+    fn ids(table: &PermissionTable<'_>) -> Vec<(String, String, Option<String>)> {
+        table
+            .entries
+            .iter()
+            .map(|entry| {
+                (entry.id.to_string(), entry.key.to_string(), entry.permission.status_str().map(str::to_owned))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn version_1_ignores_tool_call_ids() {
+        let state = json!({"requests": {"k": {"tool": "Bash", "toolCallId": "t"}}});
+        let table = PermissionTable::build(Some(&state), false, &mut NoTrace);
+        assert_eq!(ids(&table), [("k".to_owned(), "k".to_owned(), Some("pending".to_owned()))]);
+    }
+
+    #[test]
+    fn version_2_stores_under_the_correlation_id_and_replaces_in_place() {
+        let state = json!({
+            "completedRequests": {"a": {"toolCallId": "z", "status": "approved"}, "x": null},
+            "requests": {"a": {}, "x": {}, "b": {"toolCallId": "z"}, "k": {"toolCallId": ""}}
+        });
+        let mut trace = RuleSet::default();
+        let table = PermissionTable::build(Some(&state), true, &mut trace);
+        // Keys in JavaScript order of key-sorted input (a, b, k, x); `x` is
+        // kept: the completed entry under its key is null.
+        assert_eq!(
+            ids(&table),
+            [
+                ("z".to_owned(), "b".to_owned(), Some("pending".to_owned())),
+                ("".to_owned(), "k".to_owned(), Some("pending".to_owned())),
+                ("x".to_owned(), "x".to_owned(), Some("pending".to_owned())),
+            ]
+        );
+        assert!(trace.0.contains("v2.p2.request-replaces-completed"));
+        assert!(trace.0.contains("v2.p1.empty-tool-call-id-is-an-id"));
+    }
+
+    #[test]
+    fn a_tool_call_id_that_is_not_a_string_correlates_with_nothing() {
+        let state = json!({"requests": {"k": {"tool": "Bash", "toolCallId": 5}, "m": {"toolCallId": null}}});
+        let mut trace = RuleSet::default();
+        let table = PermissionTable::build(Some(&state), true, &mut trace);
+        assert!(table.get("k").is_none() && table.get("5").is_none());
+        assert_eq!(ids(&table), [("m".to_owned(), "m".to_owned(), Some("pending".to_owned()))]);
+        assert!(trace.0.contains("v2.p1.non-string-tool-call-id-correlates-with-nothing"));
+    }
 }

@@ -3,7 +3,7 @@
 //! spawning card's children. The root lane and every subagent group use the
 //! same procedure with the shared context.
 
-use super::permissions::{PermissionSeed, PermissionTable};
+use super::permissions::{PermissionSeed, PermissionTable, TableEntry};
 use super::text::{has_cli_tag, is_no_response_sentinel, task_notification_summary, usage_limit_event};
 use super::tools::Seed;
 use crate::suite::RuleTrace;
@@ -12,7 +12,8 @@ use crate::suites::chat::reference::fast_map::{FastMap, FastSet};
 use crate::suites::chat::reference::model::{
     AgentItem, BlockId, Content, Event, GeneratedImage, NormalizedMessage, TextItem, ToolCall, ToolResult, UserText,
 };
-use crate::suites::js::{get, str_of, string, trim};
+use crate::suites::chat::reference::options::ChatOptions;
+use crate::suites::js::{get, is_blank, str_of, string, trim};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -58,6 +59,76 @@ impl ArrayString {
     }
 }
 
+/// What the text rules of §4.4 need to know about the item's message.
+pub(super) struct TextContext<'p> {
+    /// How many content items the message has (the sentinel skip).
+    item_count: usize,
+    /// The message's task prompt (the prompt-echo skip).
+    task_prompt: Option<&'p str>,
+    /// The timeline's injected-turn uuids (the sentinel skip).
+    injected: &'p FastSet<&'p str>,
+}
+
+/// The stream identity of a text or reasoning item: any non-empty stream id
+/// in version 1; in version 2 only one with a character outside the WS set,
+/// a blank id behaving like a missing one (v2.md S1).
+fn stream_identity<'s>(
+    stream_id: Option<&'s str>,
+    options: &ChatOptions,
+    trace: &mut dyn RuleTrace,
+) -> Option<&'s str> {
+    let stream_id = stream_id.filter(|id| !id.is_empty())?;
+    if options.codex_stream_identities && is_blank(stream_id) {
+        trace.hit("v2.s1.blank-stream-id-is-none");
+        return None;
+    }
+    Some(stream_id)
+}
+
+/// The id of a new agent-text or agent-reasoning block: `<messageId>:<i>`,
+/// except, in version 2, a stream identity that starts with `codex:`, which
+/// is the block id verbatim (v2.md S2; `codex-agent:` trace ids keep their
+/// row-derived ids, S3).
+fn new_block_id<'a>(
+    stream: Option<&str>,
+    item_id: impl Fn() -> Cow<'a, str>,
+    options: &ChatOptions,
+    trace: &mut dyn RuleTrace,
+) -> Cow<'a, str> {
+    match stream {
+        Some(stream) if options.codex_stream_identities && stream.starts_with(CODEX_STREAM_PREFIX) => {
+            trace.hit("v2.s2.codex-stream-identity-is-block-id");
+            Cow::Owned(stream.to_owned())
+        }
+        Some(stream) if options.codex_stream_identities && stream.starts_with("codex-agent:") => {
+            trace.hit("v2.s3.agent-run-trace-ids-row-derived");
+            item_id()
+        }
+        _ => item_id(),
+    }
+}
+
+/// Notes what a version 2 permission-table entry did when it attached:
+/// correlated by `toolCallId` (the request key then correlates with nothing
+/// and is not projected, v2.md P3, P5), or a `resolved` permission (P6).
+fn correlated(entry: &TableEntry<'_>, trace: &mut dyn RuleTrace) {
+    if entry.id != entry.key {
+        trace.hit("v2.p3.attached-by-tool-call-id");
+        trace.hit("v2.p5.request-key-not-projected");
+    }
+    if entry.permission.status_str() == Some("resolved") {
+        trace.hit("v2.p6.resolved-permission-attached");
+    }
+}
+
+/// A codex plan proposal (v2.md X1): both spellings of the plan-exit tool.
+fn is_plan_proposal(name: &str) -> bool {
+    matches!(name, "ExitPlanMode" | "exit_plan_mode")
+}
+
+/// Stream identities with this prefix are block ids (v2.md S2).
+const CODEX_STREAM_PREFIX: &str = "codex:";
+
 /// State every reduction of one reduce call shares (§4, first paragraph).
 pub(super) struct Shared<'a, 'r, 't> {
     /// The permission table.
@@ -70,6 +141,8 @@ pub(super) struct Shared<'a, 'r, 't> {
     pub titles: &'r FastMap<&'r str, &'r str>,
     /// Title-change tool ids that already emitted their event.
     pub emitted_titles: FastSet<String>,
+    /// The rules of the document's fixtureVersion.
+    pub options: ChatOptions,
     /// Rule coverage.
     pub trace: &'t mut dyn RuleTrace,
 }
@@ -208,6 +281,9 @@ impl<'a> Timeline<'a> {
             Body::CliOutput { text: user.text.clone(), source: "user" }
         } else {
             trace.hit("reduce.user.text");
+            if user.attachments.iter().any(|attachment| attachment.attachment_id.is_some()) {
+                trace.hit("v2.a3.attachment-id-projected");
+            }
             Body::UserText { text: user.text.clone(), attachments: user.attachments.clone() }
         };
         self.push_from(message, message.block_id.clone(), body);
@@ -231,10 +307,11 @@ impl<'a> Timeline<'a> {
             let item_id = || Cow::Owned(item_block_id(&message.id, index));
             match item {
                 AgentItem::Text(text) => {
-                    self.text(message, item_id, text, items.len(), task_prompt, injected, shared.trace);
+                    let context = TextContext { item_count: items.len(), task_prompt, injected };
+                    self.text(message, item_id, text, &context, shared);
                 }
                 AgentItem::Reasoning(text) => {
-                    let stream = text.stream_id.as_deref().filter(|id| !id.is_empty());
+                    let stream = stream_identity(text.stream_id.as_deref(), &shared.options, shared.trace);
                     if let Some(&pos) = stream.and_then(|id| self.reasoning_streams.get(id))
                         && let Some(Some(block)) = self.blocks.get_mut(pos)
                         && let Body::AgentReasoning { text: current } = &mut block.body
@@ -244,7 +321,8 @@ impl<'a> Timeline<'a> {
                         block.invoked_at = message.invoked_at;
                         continue;
                     }
-                    let pos = self.push_from(message, item_id(), Body::AgentReasoning { text: text.text.clone() });
+                    let id = new_block_id(stream, item_id, &shared.options, shared.trace);
+                    let pos = self.push_from(message, id, Body::AgentReasoning { text: text.text.clone() });
                     if let Some(stream) = stream {
                         self.reasoning_streams.insert(Cow::Owned(stream.to_owned()), pos);
                     }
@@ -255,6 +333,18 @@ impl<'a> Timeline<'a> {
                 }
                 AgentItem::CodexReview { review, .. } => {
                     self.push_from(message, item_id(), Body::CodexReview { review: Cow::Owned(review.clone()) });
+                }
+                AgentItem::DisplayLinks(links) => {
+                    shared.trace.hit("v2.d7.display-links-block");
+                    // The projection keeps `urls: []` and drops an empty `texts` (D8).
+                    if links.urls.is_empty() {
+                        shared.trace.hit("v2.d8.empty-urls-projected");
+                    }
+                    if links.texts.is_empty() {
+                        shared.trace.hit("v2.d8.empty-texts-omitted");
+                    }
+                    let body = Body::DisplayLinks { urls: links.urls.clone(), texts: links.texts.clone() };
+                    self.push_from(message, item_id(), body);
                 }
                 AgentItem::Summary { summary } => {
                     shared.trace.hit("reduce.summary.message-event");
@@ -274,25 +364,23 @@ impl<'a> Timeline<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn text(
         &mut self,
         message: &NormalizedMessage<'a>,
         item_id: impl Fn() -> Cow<'a, str>,
         text: &TextItem<'a>,
-        item_count: usize,
-        task_prompt: Option<&str>,
-        injected: &FastSet<&str>,
-        trace: &mut dyn RuleTrace,
+        context: &TextContext<'_>,
+        shared: &mut Shared<'a, '_, '_>,
     ) {
-        if item_count == 1
-            && text.parent_uuid.is_some_and(|parent| injected.contains(parent))
+        let trace = &mut *shared.trace;
+        if context.item_count == 1
+            && text.parent_uuid.is_some_and(|parent| context.injected.contains(parent))
             && is_no_response_sentinel(&text.text)
         {
             trace.hit("reduce.text.sentinel-skipped");
             return;
         }
-        if task_prompt.is_some_and(|prompt| trim(&text.text) == trim(prompt)) {
+        if context.task_prompt.is_some_and(|prompt| trim(&text.text) == trim(prompt)) {
             trace.hit("reduce.text.prompt-echo-skipped");
             return;
         }
@@ -301,7 +389,7 @@ impl<'a> Timeline<'a> {
             self.push_from(message, item_id(), Body::CliOutput { text: text.text.clone(), source: "assistant" });
             return;
         }
-        let stream = text.stream_id.as_deref().filter(|id| !id.is_empty());
+        let stream = stream_identity(text.stream_id.as_deref(), &shared.options, trace);
         if let Some(&pos) = stream.and_then(|id| self.text_streams.get(id))
             && let Some(Some(block)) = self.blocks.get_mut(pos)
             && let Body::AgentText { text: current } = &mut block.body
@@ -311,7 +399,8 @@ impl<'a> Timeline<'a> {
             block.invoked_at = message.invoked_at;
             return;
         }
-        let pos = self.push_from(message, item_id(), Body::AgentText { text: text.text.clone() });
+        let id = new_block_id(stream, item_id, &shared.options, trace);
+        let pos = self.push_from(message, id, Body::AgentText { text: text.text.clone() });
         if let Some(stream) = stream {
             self.text_streams.insert(Cow::Owned(stream.to_owned()), pos);
         }
@@ -349,10 +438,16 @@ impl<'a> Timeline<'a> {
             self.title_event(message, item_id, &call.id, title, shared);
             return;
         }
-        let permission = shared.table.get(&call.id).map(|entry| entry.permission.clone());
-        if permission.is_some() {
+        let entry = shared.table.get(&call.id);
+        if let Some(entry) = entry {
             shared.trace.hit("reduce.permission.attached-to-call");
+            correlated(entry, shared.trace);
+            if is_plan_proposal(&call.name) && entry.id != entry.key && entry.permission.status_str() == Some("pending")
+            {
+                shared.trace.hit("v2.x3.pending-proposal-attached");
+            }
         }
+        let permission = entry.map(|entry| entry.permission.clone());
         let seed = Seed {
             name: call.name.clone(),
             input: call.input.clone(),
@@ -396,6 +491,9 @@ impl<'a> Timeline<'a> {
             return;
         }
         let entry = shared.table.get(&result.tool_use_id);
+        if let Some(entry) = entry {
+            correlated(entry, shared.trace);
+        }
         let permission = match (entry, &result.permissions) {
             (None, None) => None,
             (Some(entry), None) => Some(entry.permission.clone()),
@@ -419,6 +517,12 @@ impl<'a> Timeline<'a> {
         };
         let pos = self.upsert(result.tool_use_id.clone(), seed, shared.trace);
         if let Some(card) = self.card_mut(pos) {
+            if shared.options.tool_call_correlation
+                && is_plan_proposal(&card.name)
+                && result.content.as_deref().is_some_and(Value::is_null)
+            {
+                shared.trace.hit("v2.x2.null-output-completes-proposal");
+            }
             card.result = result.content.clone();
             card.state = if result.is_error { ToolState::Error } else { ToolState::Completed };
             shared.trace.hit(if result.is_error { "reduce.tool.result-error" } else { "reduce.tool.result-completed" });

@@ -4,7 +4,7 @@
 //! hidden.
 
 use super::envelope::{Carry, Record, Wire};
-use super::{plan, review};
+use super::{display_links, plan, review};
 use crate::suite::RuleTrace;
 use crate::suites::chat::reference::model::{
     AgentItem, Content, Event, GeneratedImage, MediaSource, NormalizedMessage, TextItem, ToolCall, ToolResult, Usage,
@@ -68,6 +68,10 @@ fn decode<'a>(wire: &Wire<'a>, data: &'a Value, kind: &str, trace: &mut dyn Rule
                 source,
             })])
         }
+        "display-links" if wire.options.display_links => match display_links::display_links(wire, data, trace) {
+            Some(links) => agent(vec![AgentItem::DisplayLinks(links)]),
+            None => None,
+        },
         "error" => match str_of(member("message")) {
             Some(message) => {
                 trace.hit("codex.error-event");

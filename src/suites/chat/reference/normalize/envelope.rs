@@ -5,18 +5,24 @@
 use super::{agent, user};
 use crate::suite::RuleTrace;
 use crate::suites::chat::reference::model::{AgentItem, BlockId, Content, NormalizedMessage, Stamp, TextItem};
+use crate::suites::chat::reference::options::ChatOptions;
 use crate::suites::chat::reference::stringify::stringify;
 use crate::suites::js::{get, str_of, to_js_string};
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// Normalizes one wire message; `None` means the pipeline hides it.
+/// Normalizes one wire message by the rules of `options`' fixtureVersion;
+/// `None` means the pipeline hides it.
 ///
 /// Total for any JSON value. A row that is not a JSON object has no members,
 /// as JavaScript reads a number, string, boolean or array: it becomes the
 /// no-envelope fallback (text `undefined`, no id, no `createdAt`). Only a
 /// `null` row is hidden: the web pipeline throws on it.
-pub fn normalize_message<'a>(message: &'a Value, trace: &mut dyn RuleTrace) -> Option<NormalizedMessage<'a>> {
+pub fn normalize_message<'a>(
+    message: &'a Value,
+    options: &ChatOptions,
+    trace: &mut dyn RuleTrace,
+) -> Option<NormalizedMessage<'a>> {
     if message.is_null() {
         trace.hit("message.null-dropped");
         return None;
@@ -24,7 +30,7 @@ pub fn normalize_message<'a>(message: &'a Value, trace: &mut dyn RuleTrace) -> O
     if !message.is_object() {
         trace.hit("message.not-an-object-read-as-empty");
     }
-    let wire = Wire::new(message);
+    let wire = Wire::new(message, *options);
     let content = get(message, "content");
     let Some(record) = unwrap_envelope(content, trace) else {
         trace.hit("envelope.none-stringified");
@@ -41,10 +47,11 @@ pub fn normalize_message<'a>(message: &'a Value, trace: &mut dyn RuleTrace) -> O
     }
 }
 
-/// Whether the normalize stage shows this row (`false` exactly when it hides
-/// it). The message window keeps a row only if it is queued or renders.
-pub fn renders(message: &Value) -> bool {
-    normalize_message(message, &mut crate::suite::NoTrace).is_some()
+/// Whether the normalize stage of `options`' fixtureVersion shows this row
+/// (`false` exactly when it hides it). The message window keeps a row only
+/// if it is queued or renders.
+pub fn renders(message: &Value, options: &ChatOptions) -> bool {
+    normalize_message(message, options, &mut crate::suite::NoTrace).is_some()
 }
 
 /// The role-wrapped record found in a message's `content`.
@@ -108,10 +115,12 @@ pub(super) struct Wire<'a> {
     block_id: BlockId<'a>,
     local_id: Option<&'a Value>,
     created_at: Stamp<'a>,
+    /// The rules of the document's fixtureVersion.
+    pub options: ChatOptions,
 }
 
 impl<'a> Wire<'a> {
-    fn new(message: &'a Value) -> Self {
+    fn new(message: &'a Value, options: ChatOptions) -> Self {
         let id = get(message, "id");
         let text = to_js_string(id);
         let block_id = match id {
@@ -125,6 +134,7 @@ impl<'a> Wire<'a> {
             block_id,
             local_id: get(message, "localId").filter(|local_id| !local_id.is_null()),
             created_at: Stamp::of(get(message, "createdAt")),
+            options,
         }
     }
 
@@ -174,7 +184,7 @@ mod tests {
             json!({"type": "codex"}),
         ];
         for payload in hidden {
-            assert!(!renders(&agent(payload.clone())), "{payload}");
+            assert!(!renders(&agent(payload.clone()), &ChatOptions::V1), "{payload}");
         }
         let shown = [
             json!({"type": "output", "data": {"type": "system", "subtype": "away_summary", "content": "back"}}),
@@ -187,12 +197,13 @@ mod tests {
             json!(null),
         ];
         for payload in shown {
-            assert!(renders(&agent(payload.clone())), "{payload}");
+            assert!(renders(&agent(payload.clone()), &ChatOptions::V1), "{payload}");
         }
-        assert!(renders(&json!({"id": "m", "content": {"role": "system", "content": {"type": "codex"}}})));
-        assert!(renders(&json!({"id": "m"})));
-        assert!(renders(&json!("not a row")), "read as a row without members");
-        assert!(!renders(&Value::Null));
+        let v1 = &ChatOptions::V1;
+        assert!(renders(&json!({"id": "m", "content": {"role": "system", "content": {"type": "codex"}}}), v1));
+        assert!(renders(&json!({"id": "m"}), v1));
+        assert!(renders(&json!("not a row"), v1), "read as a row without members");
+        assert!(!renders(&Value::Null, v1));
     }
 
     #[test]
@@ -204,7 +215,7 @@ mod tests {
         }}));
         let mut message = message;
         message["content"]["meta"] = json!({"sentFrom": "cli"});
-        let normalized = normalize_message(&message, &mut NoTrace).unwrap();
+        let normalized = normalize_message(&message, &ChatOptions::V1, &mut NoTrace).unwrap();
         let Content::User(user) = &normalized.content else { panic!("not a user turn: {normalized:?}") };
         assert_eq!(user.text, "first\n\nsecond");
         assert_eq!(normalized.meta, Some(&json!({"sentFrom": "cli"})));
@@ -215,7 +226,8 @@ mod tests {
     #[test]
     fn fallback_texts_follow_the_constructed_examples() {
         // chat-normalize §15 example 2.
-        let text = |message: &Value| match normalize_message(message, &mut NoTrace).map(|m| m.content) {
+        let text = |message: &Value| match normalize_message(message, &ChatOptions::V1, &mut NoTrace).map(|m| m.content)
+        {
             Some(Content::Agent(items)) => match items.first() {
                 Some(AgentItem::Text(text)) => text.text.to_string(),
                 other => panic!("{other:?}"),

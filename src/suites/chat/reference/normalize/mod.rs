@@ -5,6 +5,7 @@ mod agent;
 mod agy;
 mod claude;
 mod codex;
+mod display_links;
 mod envelope;
 mod plan;
 mod review;

@@ -1,0 +1,78 @@
+//! `conform upgrade --to N`.
+
+use super::review::write_fixture_change;
+use super::selection::FixtureArgs;
+use clap::Args;
+use conform::error::exit_code;
+use conform::review::{WriteMode, Written, running_in_ci};
+use conform::upgrade::{NotUpgraded, UpgradeStatus, UpgradeSummary, upgrade, write_upgraded};
+use std::collections::BTreeMap;
+use std::io::Write;
+
+#[derive(Debug, Args)]
+pub struct UpgradeArgs {
+    #[command(flatten)]
+    fixtures: FixtureArgs,
+    /// The fixtureVersion to move the fixtures to.
+    #[arg(long = "to", value_name = "VERSION", value_parser = clap::value_parser!(u32).range(2..))]
+    to: u32,
+    /// Write nothing; list what would change.
+    #[arg(long)]
+    check: bool,
+    /// Rewrite the fixtures in place instead of writing NAME.json.new (refused when CI is set).
+    #[arg(long, conflicts_with = "check")]
+    accept: bool,
+}
+
+pub fn execute(args: UpgradeArgs) -> anyhow::Result<i32> {
+    let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
+    let selected = args.fixtures.load(None)?;
+    super::print_notices(&selected.corpus.notices);
+    selected.require_some()?;
+    let target = args.to;
+    let results = upgrade(&selected.corpus, &selected.indexes, target);
+    let stdout = &mut std::io::stdout().lock();
+    // Whole suites that cannot move are one line each, not one per fixture.
+    let mut per_suite: BTreeMap<(&str, String), usize> = BTreeMap::new();
+    for result in &results {
+        match &result.status {
+            UpgradeStatus::Upgraded { .. } => {}
+            UpgradeStatus::Recomputed { differences, omitted, .. } => {
+                let count = differences.len() + omitted;
+                writeln!(
+                    stdout,
+                    "recomputed {} ({}): fixtureVersion {target} changes its expectation, {count} differences \
+                     (the description notes it)",
+                    result.id,
+                    result.path.display()
+                )?;
+                write_fixture_change(stdout, differences, *omitted, &[], true)?;
+            }
+            UpgradeStatus::NotUpgraded(
+                reason @ (NotUpgraded::NoShape | NotUpgraded::NoReference | NotUpgraded::Unimplemented),
+            ) => *per_suite.entry((result.suite, reason.to_string())).or_default() += 1,
+            UpgradeStatus::NotUpgraded(NotUpgraded::AlreadyCurrent { .. }) => {}
+            UpgradeStatus::NotUpgraded(reason) => {
+                writeln!(stdout, "not upgraded {}: {reason}", result.id)?;
+            }
+        }
+    }
+    for ((suite, reason), count) in &per_suite {
+        writeln!(stdout, "not upgraded: {count} {suite} fixtures: {reason} (fixtureVersion {target})")?;
+    }
+    if !args.check {
+        for written in write_upgraded(&results, mode)? {
+            if !matches!(written, Written::Unchanged(_)) {
+                super::print_written(&written, "");
+            }
+        }
+    }
+    let summary = UpgradeSummary::of(&results);
+    writeln!(stdout, "{}", summary.line(target))?;
+    if !args.check && summary.upgraded + summary.recomputed > 0 && mode == WriteMode::Pending {
+        writeln!(stdout, "review the pending files with `conform review`")?;
+    }
+    let invalid =
+        results.iter().any(|result| matches!(result.status, UpgradeStatus::NotUpgraded(NotUpgraded::Invalid(_))));
+    Ok(if invalid { exit_code::CANNOT_JUDGE } else { exit_code::CONFORMANT })
+}
