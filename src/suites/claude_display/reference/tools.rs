@@ -33,6 +33,8 @@ pub fn open_call(block: &Value, block_type: &str, depth: usize) -> Option<ToolCa
         sidecar: None,
         subagent: None,
         skill,
+        task: None,
+        elapsed_seconds: None,
         depth,
     })
 }
@@ -104,6 +106,31 @@ pub fn apply_result(call: &mut ToolCall, block: &Value, block_type: &str, facts:
     if let Some(sidecar) = facts.sidecar {
         call.sidecar = Some(sidecar.clone());
     }
+}
+
+/// A sub-agent record no task frame reported (one opened by the frames of
+/// its transcript, such as a session transcript's sidechain) ends with its
+/// call's result: `completed` on success, `failed` otherwise, with the usage
+/// totals the `Task` result's sidecar reports (`totalTokens`,
+/// `totalToolUseCount`, `totalDurationMs`). Returns whether it did.
+/// Records that task frames report wait for their `task_notification`: a
+/// background sub-agent's call returns while it still runs.
+pub fn settle_subagent(call: &mut ToolCall) -> bool {
+    let state = call.state;
+    let sidecar = call.sidecar.clone();
+    let Some(record) = call.subagent.as_mut().filter(|record| !record.finished && record.task_id.is_none()) else {
+        return false;
+    };
+    record.status = if state == ToolState::Success { "completed" } else { "failed" }.to_owned();
+    record.finished = true;
+    let totals = sidecar.as_ref().and_then(Value::as_object);
+    for (from, to) in [("totalTokens", "totalTokens"), ("totalToolUseCount", "toolUses"), ("totalDurationMs", "durationMs")]
+    {
+        if let Some(number) = totals.and_then(|totals| totals.get(from)).filter(|value| value.is_number()) {
+            record.usage.get_or_insert_with(serde_json::Map::new).insert(to.to_owned(), number.clone());
+        }
+    }
+    true
 }
 
 /// A server tool's error object (`{type: "…_tool_result_error", error_code}`)
