@@ -31,5 +31,11 @@ pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let end = End::parse(input.get("end").unwrap_or(&Value::Null))?;
     let mut normalizer = ClaudeNormalizer::new(session_id);
     normalizer.feed(messages, trace);
-    Ok(normalizer.finish(&end, trace).to_value())
+    let mut output = normalizer.finish(&end, trace).to_value();
+    if end == End::CutOff
+        && let Some(object) = output.as_object_mut()
+    {
+        object.insert("unfinished".to_owned(), Value::Bool(true));
+    }
+    Ok(output)
 }
