@@ -76,6 +76,7 @@ pub const RULES: &[&str] = &[
     "claude-display.tool.permission-denied",
     "claude-display.tool.progress-elapsed",
     "claude-display.tool.progress-running",
+    "claude-display.tool.rejected-by-user",
     "claude-display.tool.server-result",
     "claude-display.user.input",
     "claude-display.user.replay",

@@ -46,6 +46,12 @@ pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) ->
     trace.hit("claude-display.task.started");
     model.emit("subtask_started");
     let record = model.ensure_subagent(ix);
+    if record.finished && record.task_id.is_none() {
+        // The call's result arrived first (a background sub-agent): its
+        // task frames report from here on.
+        record.finished = false;
+        record.status = "running".to_owned();
+    }
     if let Some(description) = description {
         record.description = description;
     }

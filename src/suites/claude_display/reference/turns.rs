@@ -15,7 +15,7 @@ use super::model::{Container, MAX_NESTING, Model, Origin, Outcome, Part, Target,
 use super::parts::{block_part, block_text, block_type, content_blocks, data_part, source_ids, source_parts};
 use super::{previews, sidechains, skills};
 use super::text_rules::{Rule, command_name, notification_summary, strip_envelopes};
-use super::tools::{ResultFacts, apply_result, open_call, rejected_by_meta, settle_subagent};
+use super::tools::{ResultFacts, apply_result, is_cli_rejection, open_call, rejected_by_meta, settle_subagent};
 use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -354,7 +354,11 @@ fn tool_return(
             residue.push(data_part(block));
             continue;
         };
-        let rejected = id.is_some_and(|id| rejected_by_meta(message, id));
+        let by_text = is_cli_rejection(block, sidecar);
+        if by_text {
+            trace.hit("claude-display.tool.rejected-by-user");
+        }
+        let rejected = by_text || id.is_some_and(|id| rejected_by_meta(message, id));
         let Some(call) = model.calls.get_mut(ix) else { continue };
         apply_result(call, block, ty, ResultFacts { sidecar: sidecar.take(), rejected });
         if settle_subagent(call) {
