@@ -15,6 +15,7 @@
 pub mod kinds;
 mod normalize;
 pub mod rule_ids;
+mod sidechains;
 
 pub use rule_ids::RULES;
 

@@ -7,6 +7,7 @@
 //! between messages normalizes to the same events.
 
 use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, message_kind, rule};
+use super::sidechains::Sidechains;
 use crate::suite::RuleTrace;
 use crate::suites::agent_events::{
     BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, done_data,
@@ -83,6 +84,8 @@ pub struct ClaudeNormalizer {
     streams: HashMap<String, Vec<StreamedBlock>>,
     /// The message id of the latest `message_start`.
     streaming_message: Option<String>,
+    /// Sub-agent spawns and the inline sidechain entries of transcripts.
+    sidechains: Sidechains,
 }
 
 const NO_TEXT: &str = "a text block without a text string";
@@ -102,6 +105,7 @@ impl ClaudeNormalizer {
             seen_blocks: HashMap::new(),
             streams: HashMap::new(),
             streaming_message: None,
+            sidechains: Sidechains::default(),
         }
     }
 
@@ -224,6 +228,7 @@ impl ClaudeNormalizer {
         if subagent_id.is_some() {
             trace.hit("claude.subagent-id");
         }
+        let subagent_id = subagent_id.or_else(|| self.sidechains.attribute(message, trace));
         let content = message.get("message").and_then(|m| m.get("content"));
         let Some(blocks) = content.and_then(Value::as_array) else {
             let reason = if truthy(content) { "content is not a block array (plain text)" } else { "no content" };
@@ -310,6 +315,11 @@ impl ClaudeNormalizer {
             }
             (Role::Assistant, "tool_use" | "server_tool_use" | "mcp_tool_use") => {
                 let data = tool_start(block, block_type == "tool_use", trace);
+                if data.contains_key("subagent_spawn")
+                    && let Some(id) = block.get("id").and_then(Value::as_str)
+                {
+                    self.sidechains.spawned(id, block.get("input"));
+                }
                 self.emit(EventType::ToolStart, data, subagent_id);
             }
             (Role::Assistant, _) => {
@@ -318,6 +328,9 @@ impl ClaudeNormalizer {
             }
             (Role::User, _) => {
                 trace.hit("claude.block.tool-result");
+                if let Some(id) = block.get("tool_use_id").and_then(Value::as_str) {
+                    self.sidechains.returned(id);
+                }
                 self.emit(EventType::ToolResult, tool_result(block), subagent_id);
             }
         }

@@ -35,6 +35,7 @@ pub const RULES: &[&str] = &[
     "claude.result.final-text",
     "claude.result.no-text",
     "claude.result.superseded",
+    "claude.sidechain.subagent-id",
     "claude.stream-event.text-delta",
     "claude.stream-event.thinking-delta",
     "claude.stream.cut-off",
