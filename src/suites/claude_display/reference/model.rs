@@ -369,6 +369,20 @@ impl Model {
         })
     }
 
+    /// A call that started working (its task started, its sub-agent
+    /// transcript grows) is `running` unless a result settled it; returns
+    /// whether it moved.
+    pub fn mark_running(&mut self, container: Container) -> bool {
+        let Container::Call(ix) = container else { return false };
+        match self.calls.get_mut(ix) {
+            Some(call) if matches!(call.state, ToolState::Pending | ToolState::ApprovalPending) => {
+                call.state = ToolState::Running;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Nesting depth of the transcript of `container` (main = 0).
     pub fn depth_of(&self, container: Container) -> usize {
         match container {

@@ -78,6 +78,7 @@ pub const RULES: &[&str] = &[
     "claude-display.tool.progress-running",
     "claude-display.tool.rejected-by-user",
     "claude-display.tool.server-result",
+    "claude-display.tool.subagent-running",
     "claude-display.user.input",
     "claude-display.user.replay",
     "claude-display.user.replay-duplicate",

@@ -7,7 +7,7 @@
 //! the record's transcript (see `turns`); the three identifiers (tool use
 //! id, task id, parent tool use id) are kept apart.
 
-use super::model::{BackgroundTask, CallIx, Caller, Model, Outcome, Subagent, Target};
+use super::model::{BackgroundTask, CallIx, Caller, Container, Model, Outcome, Subagent, Target};
 use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -31,6 +31,9 @@ pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) ->
     if model.calls.get(ix).is_none_or(|call| call.caller != Caller::Subagent) {
         let Some(task_id) = task_id else { return Outcome::Ignored("unknown-task") };
         trace.hit("claude-display.task.background-started");
+        if model.mark_running(Container::Call(ix)) {
+            trace.hit("claude-display.tool.subagent-running");
+        }
         model.task_ids.insert(task_id.clone(), ix);
         let call = &mut model.calls[ix];
         call.task = Some(BackgroundTask {
@@ -45,6 +48,9 @@ pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) ->
     }
     trace.hit("claude-display.task.started");
     model.emit("subtask_started");
+    if model.mark_running(Container::Call(ix)) {
+        trace.hit("claude-display.tool.subagent-running");
+    }
     let record = model.ensure_subagent(ix);
     if record.finished && record.task_id.is_none() {
         // The call's result arrived first (a background sub-agent): its

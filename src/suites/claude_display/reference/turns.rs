@@ -89,6 +89,9 @@ pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut d
     if container != Container::Main {
         trace.hit("claude-display.subagent.nested-turn");
     }
+    if model.mark_running(container) {
+        trace.hit("claude-display.tool.subagent-running");
+    }
     let message_id = message.get("message").and_then(|m| m.get("id")).and_then(Value::as_str).map(str::to_owned);
     let extend = message_id.as_ref().and_then(|id| model.message_turns.get(&(container, id.clone()))).copied();
     let depth = model.depth_of(container);
@@ -214,6 +217,9 @@ pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn Ru
         Ok(frame) => frame,
         Err(reason) => return Outcome::Ignored(reason),
     };
+    if model.mark_running(container) {
+        trace.hit("claude-display.tool.subagent-running");
+    }
     let place = Place {
         in_subagent: container != Container::Main,
         prompt_seen: model.transcript(container).is_some_and(|transcript| transcript.prompt_seen),
