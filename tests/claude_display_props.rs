@@ -1,13 +1,16 @@
 //! Property tests for the claude-display reference: arbitrary frames never
 //! panic, every input frame gets exactly one disposition, dispositions only
 //! point at things that exist, every turn and notice comes from some frame,
-//! and the output always satisfies the suite schema.
+//! and the output always satisfies the suite schema; a stream cut off after
+//! any frame decides its frames as the whole stream does.
+
+mod common;
 
 use conform::suite::NoTrace;
 use conform::suite::Suite;
 use conform::suites::claude_display::ClaudeDisplay;
-use conform::suites::claude_display::reference::display;
 use conform::suites::claude_display::reference::kinds::ROUTES;
+use conform::suites::claude_display::reference::{display, reference};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -187,16 +190,21 @@ fn stream_event() -> impl Strategy<Value = Value> {
     let index = 0u64..3;
     prop_oneof![
         prop::sample::select(vec!["m1", "m2"]).prop_map(|id| json!({"type": "message_start", "message": {"id": id}})),
-        (index.clone(), block()).prop_map(|(index, block)| json!({"type": "content_block_start", "index": index, "content_block": block})),
-        (index.clone(), prop::sample::select(vec![
-            json!({"type": "text_delta", "text": "to"}),
-            json!({"type": "thinking_delta", "thinking": "hm"}),
-            json!({"type": "signature_delta", "signature": "s"}),
-            json!({"type": "input_json_delta", "partial_json": "{\"a\""}),
-            json!({"type": "citations_delta", "citation": {"type": "web_search_result_location", "url": "u"}}),
-            json!({"type": "compaction_delta", "content": "c"}),
-            json!({"type": "mystery_delta"}),
-        ])).prop_map(|(index, delta)| json!({"type": "content_block_delta", "index": index, "delta": delta})),
+        (index.clone(), block())
+            .prop_map(|(index, block)| json!({"type": "content_block_start", "index": index, "content_block": block})),
+        (
+            index.clone(),
+            prop::sample::select(vec![
+                json!({"type": "text_delta", "text": "to"}),
+                json!({"type": "thinking_delta", "thinking": "hm"}),
+                json!({"type": "signature_delta", "signature": "s"}),
+                json!({"type": "input_json_delta", "partial_json": "{\"a\""}),
+                json!({"type": "citations_delta", "citation": {"type": "web_search_result_location", "url": "u"}}),
+                json!({"type": "compaction_delta", "content": "c"}),
+                json!({"type": "mystery_delta"}),
+            ])
+        )
+            .prop_map(|(index, delta)| json!({"type": "content_block_delta", "index": index, "delta": delta})),
         index.prop_map(|index| json!({"type": "content_block_stop", "index": index})),
         Just(json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}})),
         Just(json!({"type": "message_stop"})),
@@ -287,6 +295,41 @@ proptest! {
     ) {
         check(&messages);
     }
+}
+
+/// Stream replay for the display model: a recording cut off after any frame
+/// (`end: "cut-off"`) decides each of its frames exactly as the whole stream
+/// does (a frame's disposition never depends on what follows it), says
+/// `unfinished`, and is schema-valid.
+#[test]
+fn every_prefix_of_every_fixture_decides_its_frames_as_the_whole_stream_does() {
+    let mut prefixes = 0;
+    for path in common::own_fixtures("claude-display") {
+        let document = common::read_document(&path);
+        let input = &document["input"];
+        let messages = input["messages"].as_array().cloned().unwrap_or_default();
+        let whole = reference(input, &mut NoTrace).expect("the fixture input is valid");
+        let whole_dispositions = whole["dispositions"].as_array().cloned().unwrap_or_default();
+        for cut in 0..=messages.len() {
+            let mut prefix = input.clone();
+            prefix["messages"] = Value::from(messages[..cut].to_vec());
+            prefix["end"] = Value::from("cut-off");
+            let output = reference(&prefix, &mut NoTrace).expect("a prefix is a valid input");
+            assert_eq!(output["unfinished"], Value::Bool(true), "{}: prefix {cut}", path.display());
+            assert_eq!(
+                output["dispositions"].as_array().map(Vec::as_slice),
+                Some(&whole_dispositions[..cut]),
+                "{}: prefix {cut}",
+                path.display()
+            );
+            let document =
+                json!({"fixtureVersion": 1, "name": "p", "description": "p", "input": prefix, "expected": output});
+            assert!(validator().is_valid(&document), "{}: prefix {cut} is not schema-valid", path.display());
+            prefixes += 1;
+        }
+    }
+    assert!(prefixes > 0);
+    eprintln!("checked {prefixes} prefixes");
 }
 
 #[test]

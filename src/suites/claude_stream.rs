@@ -282,7 +282,8 @@ const TRANSCRIPT_ONLY: [&str; 4] = ["summary", "file-history-snapshot", "queue-o
 /// `summary` and `leafUuid`).
 fn is_transcript_entry(entry: &Value) -> bool {
     let ty = entry.get("type").and_then(Value::as_str).unwrap_or_default();
-    TRANSCRIPT_ONLY.contains(&ty) || ["parentUuid", "isSidechain", "sessionId"].iter().any(|key| entry.get(key).is_some())
+    TRANSCRIPT_ONLY.contains(&ty)
+        || ["parentUuid", "isSidechain", "sessionId"].iter().any(|key| entry.get(key).is_some())
 }
 
 /// The SDK frame for a transcript entry, if it has one. A sub-agent's entry

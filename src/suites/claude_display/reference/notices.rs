@@ -35,10 +35,7 @@ fn number(message: &Value, key: &str) -> Option<Value> {
 pub fn rate_limit(message: &Value, at: Option<String>) -> Value {
     notice(
         "rate-limit",
-        vec![
-            ("at", at.map(Value::from)),
-            ("info", Some(field(message, "rate_limit_info").unwrap_or(Value::Null))),
-        ],
+        vec![("at", at.map(Value::from)), ("info", Some(field(message, "rate_limit_info").unwrap_or(Value::Null)))],
     )
 }
 

@@ -125,11 +125,9 @@ pub fn source_parts(block: &Value, known: &mut Vec<String>, trace: &mut dyn Rule
     for citation in block.get("citations").and_then(Value::as_array).into_iter().flatten() {
         let str_of = |key: &str| citation.get(key).and_then(Value::as_str).map(str::to_owned);
         let part = match citation.get("type").and_then(Value::as_str).unwrap_or_default() {
-            "web_search_result_location" => str_of("url").map(|url| Part::SourceUrl {
-                source_id: url.clone(),
-                url,
-                title: str_of("title"),
-            }),
+            "web_search_result_location" => {
+                str_of("url").map(|url| Part::SourceUrl { source_id: url.clone(), url, title: str_of("title") })
+            }
             kind @ ("char_location" | "page_location" | "content_block_location") => {
                 let index = citation.get("document_index").filter(|index| index.is_number());
                 index.map(|index| Part::SourceDocument {

@@ -15,7 +15,10 @@ pub fn project(model: &Model) -> Value {
     let dispositions = model.dispositions.iter().map(disposition).collect::<Vec<_>>();
     out.insert("dispositions".to_owned(), Value::from(dispositions));
     if !model.previews.is_empty() {
-        out.insert("previews".to_owned(), Value::from(model.previews.iter().map(|p| preview(model, p)).collect::<Vec<_>>()));
+        out.insert(
+            "previews".to_owned(),
+            Value::from(model.previews.iter().map(|p| preview(model, p)).collect::<Vec<_>>()),
+        );
     }
     if model.unfinished {
         out.insert("unfinished".to_owned(), Value::Bool(true));
@@ -47,9 +50,7 @@ fn preview_part(part: &PreviewPart) -> Value {
             }
             object(entries)
         }
-        PreviewPart::Reasoning { text, redacted, signature } => {
-            reasoning(text, *redacted, signature.as_deref())
-        }
+        PreviewPart::Reasoning { text, redacted, signature } => reasoning(text, *redacted, signature.as_deref()),
         PreviewPart::ToolInput { tool_call_id, name, input_json } => {
             let mut entries = vec![("type", Value::from("tool-input"))];
             if let Some(id) = tool_call_id {

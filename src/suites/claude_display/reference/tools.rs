@@ -138,7 +138,8 @@ pub fn settle_subagent(call: &mut ToolCall) -> bool {
     record.status = if state == ToolState::Success { "completed" } else { "failed" }.to_owned();
     record.finished = true;
     let totals = sidecar.as_ref().and_then(Value::as_object);
-    for (from, to) in [("totalTokens", "totalTokens"), ("totalToolUseCount", "toolUses"), ("totalDurationMs", "durationMs")]
+    for (from, to) in
+        [("totalTokens", "totalTokens"), ("totalToolUseCount", "toolUses"), ("totalDurationMs", "durationMs")]
     {
         if let Some(number) = totals.and_then(|totals| totals.get(from)).filter(|value| value.is_number()) {
             record.usage.get_or_insert_with(serde_json::Map::new).insert(to.to_owned(), number.clone());
@@ -163,7 +164,8 @@ fn server_error(content: Option<&Value>) -> Option<String> {
 /// (a permission prompt answered "no", or aborted): the call was denied, not
 /// run and failed. Matched at the start of the result text, or as the whole
 /// `tool_use_result` sidecar string.
-const REJECTION_TEXTS: [&str; 2] = ["The user doesn't want to proceed with this tool use.", "Permission prompt was aborted."];
+const REJECTION_TEXTS: [&str; 2] =
+    ["The user doesn't want to proceed with this tool use.", "Permission prompt was aborted."];
 const REJECTION_SIDECARS: [&str; 2] = ["User rejected tool use", "Error: Permission prompt was aborted."];
 
 /// Whether an error result block is the CLI's record of a refused call.

@@ -13,9 +13,9 @@ use super::classification::{Class, Place, classify, inferred_reason};
 use super::kinds::{ASSISTANT_BLOCKS, BlockRule, USER_BLOCKS, block_rule};
 use super::model::{Container, MAX_NESTING, Model, Origin, Outcome, Part, Target, Turn};
 use super::parts::{block_part, block_text, block_type, content_blocks, data_part, source_ids, source_parts};
-use super::{previews, sidechains, skills};
 use super::text_rules::{Rule, command_name, notification_summary, strip_envelopes};
 use super::tools::{ResultFacts, apply_result, is_cli_rejection, open_call, rejected_by_meta, settle_subagent};
+use super::{previews, sidechains, skills};
 use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -54,7 +54,15 @@ fn string_field(message: &Value, key: &str) -> Option<String> {
     message.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-fn new_turn(model: &Model, index: usize, message: &Value, role: &'static str, origin: Origin, parts: Vec<Part>, trace: &mut dyn RuleTrace) -> Turn {
+fn new_turn(
+    model: &Model,
+    index: usize,
+    message: &Value,
+    role: &'static str,
+    origin: Origin,
+    parts: Vec<Part>,
+    trace: &mut dyn RuleTrace,
+) -> Turn {
     Turn {
         id: string_field(message, "uuid").unwrap_or_default(),
         role,
@@ -95,13 +103,15 @@ pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut d
     let message_id = message.get("message").and_then(|m| m.get("id")).and_then(Value::as_str).map(str::to_owned);
     let extend = message_id.as_ref().and_then(|id| model.message_turns.get(&(container, id.clone()))).copied();
     let depth = model.depth_of(container);
-    let mut known_sources = extend.and_then(|ix| model.turns.get(ix)).map(|turn| source_ids(&turn.parts)).unwrap_or_default();
+    let mut known_sources =
+        extend.and_then(|ix| model.turns.get(ix)).map(|turn| source_ids(&turn.parts)).unwrap_or_default();
     let mut parts = Vec::new();
     let mut settled = Vec::new();
     let mut fresh = Vec::new();
     let mut repeats = 0;
     for block in &blocks {
-        let seen = extend.and_then(|ix| model.turns.get(ix)).map(|turn| turn.seen_blocks.as_slice()).unwrap_or_default();
+        let seen =
+            extend.and_then(|ix| model.turns.get(ix)).map(|turn| turn.seen_blocks.as_slice()).unwrap_or_default();
         if let Some(earlier) = repeated(seen, block) {
             trace.hit("claude-display.assistant.repeated-block");
             repeats += 1;

@@ -251,7 +251,8 @@ impl ClaudeNormalizer {
                 let seen = self.seen_blocks.entry(id.to_owned()).or_default();
                 if seen.iter().any(|earlier| repeats(earlier, block)) {
                     trace.hit("claude.assistant.repeated-block");
-                    dispositions.push(BlockDisposition { block_type, outcome: Outcome::Ignored(Cow::Borrowed(REPEATED)) });
+                    dispositions
+                        .push(BlockDisposition { block_type, outcome: Outcome::Ignored(Cow::Borrowed(REPEATED)) });
                     continue;
                 }
                 seen.push(block.clone());
@@ -383,7 +384,9 @@ impl ClaudeNormalizer {
         if let Some(id) = id.or_else(|| self.streaming_message.clone()) {
             let index = event.and_then(|e| e.get("index")).and_then(Value::as_u64);
             let blocks = self.streams.entry(id).or_default();
-            let open = blocks.iter().rposition(|b| !b.finished && b.kind == block_kind && (index.is_none() || b.index == index));
+            let open = blocks
+                .iter()
+                .rposition(|b| !b.finished && b.kind == block_kind && (index.is_none() || b.index == index));
             match open {
                 Some(position) => blocks[position].text.push_str(text),
                 None => blocks.push(StreamedBlock { kind: block_kind, index, text: text.to_owned(), finished: false }),
@@ -513,7 +516,11 @@ fn repeats(earlier: &Value, block: &Value) -> bool {
 /// The id of a block that opens a tool call.
 fn tool_block_id(block: &Value) -> Option<&str> {
     let ty = block.get("type").and_then(Value::as_str).unwrap_or_default();
-    if matches!(ty, "tool_use" | "server_tool_use" | "mcp_tool_use") { block.get("id").and_then(Value::as_str) } else { None }
+    if matches!(ty, "tool_use" | "server_tool_use" | "mcp_tool_use") {
+        block.get("id").and_then(Value::as_str)
+    } else {
+        None
+    }
 }
 
 /// Tools whose `tool_use` spawns a sub-agent: `Task` (seed, and the name

@@ -32,7 +32,12 @@ impl Sidechains {
     /// A `Task` / `Agent` call started.
     pub fn spawned(&mut self, tool_use_id: &str, input: Option<&Value>) {
         let prompt = input.and_then(|input| input.get("prompt")).and_then(Value::as_str).map(|p| p.trim().to_owned());
-        self.spawns.push(Spawn { tool_use_id: tool_use_id.to_owned(), prompt, returned: false, sidechain_started: false });
+        self.spawns.push(Spawn {
+            tool_use_id: tool_use_id.to_owned(),
+            prompt,
+            returned: false,
+            sidechain_started: false,
+        });
     }
 
     /// A call's result arrived: a spawn's sidechain is over.
@@ -65,7 +70,8 @@ impl Sidechains {
     }
 
     fn root(&mut self, message: &Map<String, Value>) -> Option<String> {
-        let text = (message.get("type").and_then(Value::as_str) == Some("user")).then(|| prompt_text(message)).flatten();
+        let text =
+            (message.get("type").and_then(Value::as_str) == Some("user")).then(|| prompt_text(message)).flatten();
         let open = |spawn: &&mut Spawn| !spawn.returned && !spawn.sidechain_started;
         let mut candidates: Vec<&mut Spawn> = self.spawns.iter_mut().filter(|spawn| open(spawn)).collect();
         let position = text
