@@ -10,7 +10,13 @@
 //! nothing but the last successful result text becomes the one `result`
 //! event when the generator completes, followed by `done`; an aborted
 //! generator ends with `done {stopped: true}`, a failed one with `error`.
-//! Every event of a message with `parent_tool_use_id` carries `subagent_id`.
+//! Every event of a message with `parent_tool_use_id` carries `subagent_id`
+//! (for a transcript's inline sidechain entry, that of the spawn it belongs
+//! to). With partial messages on, `stream_event` text and thinking deltas
+//! become `delta` / `thinking` events and the final blocks they streamed add
+//! only what they did not carry; a block repeated under the same message id
+//! maps once; a cut-off stream (`end: "cut-off"`) adds nothing at the end
+//! and says `unfinished: true`.
 
 pub mod kinds;
 mod normalize;
