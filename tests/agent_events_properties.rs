@@ -170,6 +170,16 @@ fn corpus_items(suite: &str, key: &str) -> Vec<Vec<Value>> {
 }
 
 static CLAUDE: LazyLock<Vec<Vec<Value>>> = LazyLock::new(|| corpus_items("claude-events", "messages"));
+/// How each `claude-events` fixture stream ended (in `CLAUDE`'s order), so
+/// that cut-off streams are replayed as cut off.
+static CLAUDE_ENDS: LazyLock<Vec<End>> = LazyLock::new(|| {
+    own_fixtures("claude-events")
+        .iter()
+        .map(|path| read_document(path))
+        .filter(|document| document["input"]["messages"].is_array())
+        .map(|document| End::parse(&document["input"]["end"]).expect("a fixture's end parses"))
+        .collect()
+});
 static APP: LazyLock<Vec<Vec<Value>>> = LazyLock::new(|| corpus_items("codex-app-server-events", "frames"));
 static EXEC: LazyLock<Vec<Vec<Value>>> = LazyLock::new(|| corpus_items("codex-exec-events", "lines"));
 
@@ -278,11 +288,15 @@ fn check_schema(output: &StreamOutput) -> Result<(), TestCaseError> {
 }
 
 fn claude(items: &[Value], split: &[usize]) -> StreamOutput {
+    claude_ending(items, split, &End::Completed)
+}
+
+fn claude_ending(items: &[Value], split: &[usize], end: &End) -> StreamOutput {
     let mut normalizer = ClaudeNormalizer::new("session-1");
     for piece in pieces(items, split) {
         normalizer.feed(piece, &mut NoTrace);
     }
-    normalizer.finish(&End::Completed, &mut NoTrace)
+    normalizer.finish(end, &mut NoTrace)
 }
 
 fn app(items: &[Value], split: &[usize]) -> StreamOutput {
@@ -461,10 +475,12 @@ proptest! {
 #[test]
 fn every_split_point_of_every_fixture_stream_gives_the_same_output() {
     let mut splits = 0;
-    for items in CLAUDE.iter() {
-        let whole = claude(items, &[]);
+    assert_eq!(CLAUDE.len(), CLAUDE_ENDS.len());
+    assert!(CLAUDE_ENDS.contains(&End::CutOff), "the corpus holds cut-off streams");
+    for (items, end) in CLAUDE.iter().zip(CLAUDE_ENDS.iter()) {
+        let whole = claude_ending(items, &[], end);
         for cut in 0..=items.len() {
-            assert_eq!(claude(items, &[cut]), whole);
+            assert_eq!(claude_ending(items, &[cut], end), whole);
             splits += 1;
         }
     }

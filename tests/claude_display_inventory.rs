@@ -2,7 +2,8 @@
 //! display rule: each `SDKMessage` member (every `type`/`subtype` pair), the
 //! stdout-only frames, and every assistant and user content block type.
 //! A kind with no rule fails the test; a minimal frame of each kind must
-//! get the disposition its route promises.
+//! get the disposition its route promises, and every stream event and
+//! delta type feeds the streaming preview.
 
 mod common;
 
@@ -136,13 +137,24 @@ fn check_block(assistant: bool, ty: &str, rule: BlockRule) {
 }
 
 #[test]
-fn stream_events_are_ignored_whatever_they_carry() {
+fn every_stream_event_and_delta_feeds_the_preview() {
     let Some(inventory) = claude_sdk_inventory() else { return };
     let events = block_types(&inventory, "stream_event_events");
     assert_eq!(events.len(), 6);
+    let start = json!({"type": "stream_event", "event": {"type": "message_start", "message": {"id": "m"}}, "parent_tool_use_id": null, "uuid": "e0"});
     for event in events {
-        let frame = json!({"type": "stream_event", "event": {"type": event}, "parent_tool_use_id": null, "uuid": "e"});
-        let output = display(&[frame], &mut NoTrace);
-        assert_eq!(output["dispositions"][0]["ignored"], "partial-message", "{event}");
+        let body = match event.as_str() {
+            "content_block_start" => json!({"type": event, "index": 0, "content_block": {"type": "text", "text": ""}}),
+            "content_block_delta" => json!({"type": event, "index": 0, "delta": {"type": "text_delta", "text": "x"}}),
+            _ => json!({"type": event, "index": 0, "message": {"id": "m"}}),
+        };
+        let frame = json!({"type": "stream_event", "event": body, "parent_tool_use_id": null, "uuid": "e1", "api_message_id": "m"});
+        let output = display(&[start.clone(), frame], &mut NoTrace);
+        assert_eq!(output["dispositions"][1]["to"][0]["track"], "preview", "{event}: {}", output["dispositions"][1]);
+    }
+    for delta in block_types(&inventory, "stream_event_deltas") {
+        let frame = json!({"type": "stream_event", "event": {"type": "content_block_delta", "index": 0, "delta": {"type": delta}}, "uuid": "e1", "api_message_id": "m"});
+        let output = display(&[start.clone(), frame], &mut NoTrace);
+        assert_eq!(output["dispositions"][1]["to"][0]["track"], "preview", "{delta}: {}", output["dispositions"][1]);
     }
 }

@@ -1,13 +1,16 @@
 //! Property tests for the claude-display reference: arbitrary frames never
 //! panic, every input frame gets exactly one disposition, dispositions only
 //! point at things that exist, every turn and notice comes from some frame,
-//! and the output always satisfies the suite schema.
+//! and the output always satisfies the suite schema; a stream cut off after
+//! any frame decides its frames as the whole stream does.
+
+mod common;
 
 use conform::suite::NoTrace;
 use conform::suite::Suite;
 use conform::suites::claude_display::ClaudeDisplay;
-use conform::suites::claude_display::reference::display;
 use conform::suites::claude_display::reference::kinds::ROUTES;
+use conform::suites::claude_display::reference::{display, reference};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,6 +109,8 @@ fn sdk_frame() -> impl Strategy<Value = Value> {
         "tool_progress",
         "system/permission_denied",
         "system/init",
+        "system/task_updated",
+        "stream_event",
     ];
     // Conversation frames dominate so that calls, results, parents, tasks
     // and skill bodies meet each other often.
@@ -127,9 +132,19 @@ fn sdk_frame() -> impl Strategy<Value = Value> {
         (content, maybe(prop::sample::select(vec!["m1", "m2"]))),
         (maybe(id()), maybe(prop::sample::select(vec!["k1", "k2"]))),
         maybe(prop::sample::select(vec!["completed", "failed", "running", "odd"])),
+        (maybe(any::<bool>()), maybe(prop::sample::select(vec!["u1", "u2", "u3"])), stream_event()),
     )
         .prop_map(
-            |(kind, uuid, parent, (synthetic, replay), (content, message_id), (tool_use_id, task_id), status)| {
+            |(
+                kind,
+                uuid,
+                parent,
+                (synthetic, replay),
+                (content, message_id),
+                (tool_use_id, task_id),
+                status,
+                (sidechain, parent_uuid, event),
+            )| {
                 let (ty, subtype) = kind.split_once('/').map_or((kind, None), |(t, s)| (t, Some(s)));
                 let mut frame = Map::new();
                 frame.insert("type".into(), Value::from(ty));
@@ -150,6 +165,10 @@ fn sdk_frame() -> impl Strategy<Value = Value> {
                     ("tool_use_id", tool_use_id.map(Value::from)),
                     ("task_id", task_id.map(Value::from)),
                     ("status", status.map(Value::from)),
+                    ("isSidechain", sidechain.map(Value::from)),
+                    ("parentUuid", parent_uuid.map(Value::from)),
+                    ("api_message_id", message_id.map(Value::from)),
+                    ("patch", status.map(|status| json!({"status": status}))),
                 ];
                 for (key, value) in optional {
                     if let Some(value) = value {
@@ -157,11 +176,40 @@ fn sdk_frame() -> impl Strategy<Value = Value> {
                     }
                 }
                 frame.insert("message".into(), json!({"id": message_id, "content": content}));
+                frame.insert("event".into(), event);
                 frame.insert("description".into(), Value::from("step"));
                 frame.insert("skills".into(), json!(["widgets"]));
                 Value::Object(frame)
             },
         )
+}
+
+/// A raw stream event of any kind, naming blocks by small indexes and
+/// tool ids from the shared pool.
+fn stream_event() -> impl Strategy<Value = Value> {
+    let index = 0u64..3;
+    prop_oneof![
+        prop::sample::select(vec!["m1", "m2"]).prop_map(|id| json!({"type": "message_start", "message": {"id": id}})),
+        (index.clone(), block())
+            .prop_map(|(index, block)| json!({"type": "content_block_start", "index": index, "content_block": block})),
+        (
+            index.clone(),
+            prop::sample::select(vec![
+                json!({"type": "text_delta", "text": "to"}),
+                json!({"type": "thinking_delta", "thinking": "hm"}),
+                json!({"type": "signature_delta", "signature": "s"}),
+                json!({"type": "input_json_delta", "partial_json": "{\"a\""}),
+                json!({"type": "citations_delta", "citation": {"type": "web_search_result_location", "url": "u"}}),
+                json!({"type": "compaction_delta", "content": "c"}),
+                json!({"type": "mystery_delta"}),
+            ])
+        )
+            .prop_map(|(index, delta)| json!({"type": "content_block_delta", "index": index, "delta": delta})),
+        index.prop_map(|index| json!({"type": "content_block_stop", "index": index})),
+        Just(json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}})),
+        Just(json!({"type": "message_stop"})),
+        Just(json!({"type": "mystery"})),
+    ]
 }
 
 /// Everything reachable in the turn tree: turn id → hosting call id, and
@@ -215,6 +263,9 @@ fn check(messages: &[Value]) {
                     notices_targeted.push(index);
                 }
                 Some("snapshot") => assert!(output["snapshot"].is_object(), "snapshot target without a snapshot"),
+                // A preview is gone once its final frames arrived, so a
+                // target may name one that no longer shows.
+                Some("preview") => {}
                 other => panic!("unknown track {other:?}"),
             }
         }
@@ -244,6 +295,41 @@ proptest! {
     ) {
         check(&messages);
     }
+}
+
+/// Stream replay for the display model: a recording cut off after any frame
+/// (`end: "cut-off"`) decides each of its frames exactly as the whole stream
+/// does (a frame's disposition never depends on what follows it), says
+/// `unfinished`, and is schema-valid.
+#[test]
+fn every_prefix_of_every_fixture_decides_its_frames_as_the_whole_stream_does() {
+    let mut prefixes = 0;
+    for path in common::own_fixtures("claude-display") {
+        let document = common::read_document(&path);
+        let input = &document["input"];
+        let messages = input["messages"].as_array().cloned().unwrap_or_default();
+        let whole = reference(input, &mut NoTrace).expect("the fixture input is valid");
+        let whole_dispositions = whole["dispositions"].as_array().cloned().unwrap_or_default();
+        for cut in 0..=messages.len() {
+            let mut prefix = input.clone();
+            prefix["messages"] = Value::from(messages[..cut].to_vec());
+            prefix["end"] = Value::from("cut-off");
+            let output = reference(&prefix, &mut NoTrace).expect("a prefix is a valid input");
+            assert_eq!(output["unfinished"], Value::Bool(true), "{}: prefix {cut}", path.display());
+            assert_eq!(
+                output["dispositions"].as_array().map(Vec::as_slice),
+                Some(&whole_dispositions[..cut]),
+                "{}: prefix {cut}",
+                path.display()
+            );
+            let document =
+                json!({"fixtureVersion": 1, "name": "p", "description": "p", "input": prefix, "expected": output});
+            assert!(validator().is_valid(&document), "{}: prefix {cut} is not schema-valid", path.display());
+            prefixes += 1;
+        }
+    }
+    assert!(prefixes > 0);
+    eprintln!("checked {prefixes} prefixes");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! `conform reduce`: a 200-message case on which an implementation that
 //! mishandles one message kind diverges shrinks to a fixture of at most
-//! three messages showing the same failure.
+//! three messages showing the same failure, and cut-off streams reduce
+//! keeping `end: "cut-off"`.
 
 mod common;
 
@@ -189,5 +190,108 @@ fn the_reference_against_a_stored_expectation_via_the_cli() -> Result<(), Box<dy
     let report = &run.stdout;
     assert!(report.contains("/tool/state: expected \"error\", got "), "{report}");
     eprintln!("stored expectation: {}", stdout.lines().nth(2).unwrap_or_default().trim());
+    Ok(())
+}
+
+/// A Claude display decoder that closes the tool calls a cut-off stream
+/// left open (as a decoder finishing the stream would): it reports them as
+/// `error` instead of leaving them as they were.
+struct ClosesOpenCalls;
+
+impl Implementation for ClosesOpenCalls {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo { name: "closes-open-calls".into(), ..DropsToolErrors.info() }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let reference = conform::suites::claude_display::reference::reference;
+        let mut output = match reference(request.input, &mut NoTrace) {
+            Ok(output) => output,
+            Err(message) => return Outcome::Error(message).into(),
+        };
+        if request.input["end"] == "cut-off" {
+            for turn in output["turns"].as_array_mut().into_iter().flatten() {
+                for part in turn["parts"].as_array_mut().into_iter().flatten() {
+                    if matches!(part["call"]["state"].as_str(), Some("pending" | "running")) {
+                        part["call"]["state"] = json!("error");
+                    }
+                }
+            }
+        }
+        Outcome::Output(output).into()
+    }
+}
+
+/// A `claude-events` decoder that reads every stream as completed.
+struct EndsEveryStream;
+
+impl Implementation for EndsEveryStream {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo { name: "ends-every-stream".into(), ..DropsToolErrors.info() }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let mut input = request.input.clone();
+        input["end"] = json!("completed");
+        match conform::suites::claude_events::reference::run(&input, &mut NoTrace) {
+            Ok(output) => Outcome::Output(output).into(),
+            Err(message) => Outcome::Error(message).into(),
+        }
+    }
+}
+
+/// `conform reduce` holds for cut-off streams: the reduced case keeps
+/// `end: "cut-off"` and the failure, and is a fixture the reference passes.
+#[test]
+fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::Error>> {
+    let cases: [(&str, &str, conform::suite::ReferenceFn, &dyn Implementation); 2] = [
+        (
+            "claude-display",
+            "cut-off-tool-states",
+            conform::suites::claude_display::reference::reference,
+            &ClosesOpenCalls,
+        ),
+        (
+            "claude-events",
+            "public-hive-mind-background-disabled",
+            conform::suites::claude_events::reference::run,
+            &EndsEveryStream,
+        ),
+    ];
+    for (suite_name, fixture, oracle, implementation) in cases {
+        let document = read_document(&common::root().join("fixtures").join(suite_name).join(format!("{fixture}.json")));
+        let input = &document["input"];
+        let suite = conform::suites::find(suite_name).ok_or("suite")?;
+        let request = ReduceRequest {
+            suite,
+            fixture,
+            fixture_version: 1,
+            input,
+            oracle: Oracle::Reference(oracle),
+            max_tests: 20_000,
+            cancel: None,
+        };
+        let reduction = reduce(&request, implementation)?;
+        let (before, after) = reduction.items;
+        assert!(after < before, "{fixture}: {before} → {after}");
+        assert_eq!(reduction.input["end"], "cut-off", "{fixture}: the reduced case is still cut off");
+        let document = reduced_document(
+            suite,
+            &json!({"fixtureVersion": 1, "name": "x", "description": "x"}),
+            "x",
+            "x",
+            &reduction,
+        )
+        .map_err(|e| e.to_string())?;
+        assert_eq!(document["expected"]["unfinished"], true, "{fixture}");
+        let text = conform::json::to_canonical_string(&document);
+        assert!(conform::validate::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
+        let case = CaseRequest { suite: suite_name, fixture: "x", fixture_version: 1, input: &reduction.input };
+        assert!(
+            Signature::of(&implementation.run_case(&case).outcome, &document["expected"], &[]).is_some(),
+            "{fixture}: the implementation still fails the reduced case"
+        );
+        eprintln!("{suite_name}/{fixture} against {}: {before} → {after} messages", implementation.info().name);
+    }
     Ok(())
 }

@@ -20,16 +20,29 @@
 //!   a background sub-agent's second init before the first result stays in
 //!   the same run). The adapter session id is not in the capture, so every
 //!   input uses [`IMPORTED_SESSION_ID`]; `end` is `"completed"` because
-//!   stream-json shows no generator exception.
+//!   stream-json shows no generator exception, except for a cut-off run
+//!   (below).
 //! * [`import_display`]: one `claude-display` input `{messages}` per
 //!   capture, control frames included (the display model gives each its
-//!   disposition). It also reads Claude session transcripts
-//!   (`~/.claude/projects/…/<session>.jsonl`): `user` and `assistant`
-//!   entries become the SDK frames the SDK would have yielded for them
-//!   (`isMeta`/`isVisibleInTranscriptOnly` become `isSynthetic`,
-//!   `toolUseResult` becomes `tool_use_result`); entries with no SDK
-//!   counterpart (progress, file-history snapshots, queue operations,
-//!   `system/local_command`, …) are skipped and reported.
+//!   disposition).
+//!
+//! Both read Claude session transcripts (`~/.claude/projects/…/<session>.jsonl`)
+//! the same way: `user` and `assistant` entries become the SDK frames the
+//! SDK would have yielded for them (`isMeta`/`isVisibleInTranscriptOnly`
+//! become `isSynthetic`, `toolUseResult` becomes `tool_use_result`, and a
+//! sub-agent's inline entry keeps `isSidechain` and `parentUuid`, which
+//! `claude-display` uses to nest it under its `Task` call); lines with no SDK
+//! counterpart (`summary`, `file-history-snapshot`, `queue-operation`,
+//! `progress`, `system/local_command`, …) are skipped and reported with
+//! their line numbers.
+//!
+//! **Cut-off captures.** A capture whose last `system/init` is followed by
+//! no `result` frame stopped before the runtime finished its turn, and a
+//! capture whose last line was cut mid-write (a recording killed while
+//! writing) loses that line, named in a notice: either way the input (the
+//! last run's, for `claude-events`) says `end: "cut-off"` (see the
+//! agent-runtime README, "Cut-off streams"). A session transcript holds no
+//! `system/init` or `result` frames, so only a cut last line cuts it off.
 
 use crate::suite::capture::lines::{CaptureLine, ImportError, parse_capture_lines, parse_companion_lines};
 use crate::suites::claude_display::reference::kinds::kind_of;
@@ -38,14 +51,125 @@ use serde_json::{Map, Value};
 /// The `sessionId` given to imported `claude-events` inputs.
 pub const IMPORTED_SESSION_ID: &str = "session-1";
 
+/// What an importer made of one capture.
+#[derive(Clone, Debug)]
+pub struct ClaudeImport {
+    /// The case inputs.
+    pub inputs: Vec<Value>,
+    /// Transcript lines that were left out, for the fixture's provenance.
+    pub skipped: Vec<SkippedLine>,
+    /// The 1-based number of the last line when it was cut mid-write (and
+    /// left out).
+    pub cut_line: Option<usize>,
+}
+
+impl ClaudeImport {
+    /// What the user is told about the capture: the transcript lines left
+    /// out (by kind) and the line cut mid-write.
+    pub fn note(&self) -> Option<String> {
+        let mut notes = Vec::new();
+        if !self.skipped.is_empty() {
+            let mut kinds: Vec<(&str, usize)> = Vec::new();
+            for line in &self.skipped {
+                match kinds.iter_mut().find(|(kind, _)| *kind == line.kind) {
+                    Some((_, count)) => *count += 1,
+                    None => kinds.push((&line.kind, 1)),
+                }
+            }
+            let kinds: Vec<String> = kinds.iter().map(|(kind, count)| format!("{count} {kind}")).collect();
+            notes.push(format!(
+                "{} transcript lines without an SDK counterpart skipped ({})",
+                self.skipped.len(),
+                kinds.join(", ")
+            ));
+        }
+        if let Some(line) = self.cut_line {
+            notes.push(format!("line {line} was cut off mid-write and is left out; the stream ends cut-off"));
+        }
+        (!notes.is_empty()).then(|| notes.join("; "))
+    }
+}
+
+/// A transcript line that has no SDK counterpart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Its `type` (and `/subtype`).
+    pub kind: String,
+}
+
+/// A capture read into SDK frames.
+struct Frames {
+    frames: Vec<Value>,
+    skipped: Vec<SkippedLine>,
+    cut_line: Option<usize>,
+}
+
+/// Reads a capture: stream-json frames as they are, transcript entries as
+/// the SDK frames they stand for, transcript-only lines skipped. A last line
+/// that is not JSON was cut mid-write: it is left out and named.
+fn read_frames(text: &str) -> Result<Frames, ImportError> {
+    let (lines, cut_line) = match parse_capture_lines(text) {
+        Ok(lines) => (lines, None),
+        Err(ImportError::Json { line, column, message }) => match before_last_line(text, line) {
+            Some(complete) if !complete.trim().is_empty() => (parse_capture_lines(complete)?, Some(line)),
+            _ => return Err(ImportError::Json { line, column, message }),
+        },
+        Err(err) => return Err(err),
+    };
+    let mut frames = Vec::new();
+    let mut skipped = Vec::new();
+    for CaptureLine { line, value: entry } in lines {
+        if !is_transcript_entry(&entry) {
+            frames.push(entry);
+            continue;
+        }
+        match from_transcript(&entry) {
+            Some(frame) => frames.push(frame),
+            None => skipped.push(SkippedLine { line, kind: kind_of(&entry) }),
+        }
+    }
+    if frames.is_empty() {
+        return Err(ImportError::NoFrames { skipped: skipped.len() });
+    }
+    Ok(Frames { frames, skipped, cut_line })
+}
+
+/// The text before `line` (1-based) when `line` is the last line holding
+/// anything but whitespace; `None` otherwise.
+fn before_last_line(text: &str, line: usize) -> Option<&str> {
+    let mut offset = 0;
+    let mut start_of_line = None;
+    for (number, content) in text.split('\n').enumerate() {
+        if number + 1 == line {
+            start_of_line = Some(offset);
+        } else if number + 1 > line && !content.trim().is_empty() {
+            return None;
+        }
+        offset += content.len() + 1;
+    }
+    text.get(..start_of_line?)
+}
+
+/// Whether the stream stops before the runtime finished: its last
+/// `system/init` is followed by no `result` frame.
+fn ends_before_result(frames: &[Value]) -> bool {
+    let is = |frame: &Value, ty: &str| frame.get("type").and_then(Value::as_str) == Some(ty);
+    let last_init = frames
+        .iter()
+        .rposition(|frame| is(frame, "system") && frame.get("subtype").and_then(Value::as_str) == Some("init"));
+    last_init.is_some_and(|init| !frames.iter().skip(init).any(|frame| is(frame, "result")))
+}
+
 /// Imports a stream-json capture, with its stdin companion when there is
 /// one, as `claude-events` inputs. See the module docs.
-pub fn import_events(text: &str, stdin: Option<&str>) -> Result<Vec<Value>, ImportError> {
-    let lines = parse_capture_lines(text)?;
+pub fn import_events(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
+    let Frames { frames, skipped, cut_line } = read_frames(text)?;
     let mut client = ClientLines::read(stdin, false)?;
     let mut runs: Vec<Vec<Value>> = vec![Vec::new()];
     let mut seen_result = false;
-    for CaptureLine { value: frame, .. } in lines {
+    for frame in frames {
         let frame_type = frame.get("type").and_then(Value::as_str);
         let is_init = frame_type == Some("system") && frame.get("subtype").and_then(Value::as_str) == Some("init");
         if is_init && seen_result {
@@ -59,62 +183,47 @@ pub fn import_events(text: &str, stdin: Option<&str>) -> Result<Vec<Value>, Impo
             run.extend(follow);
         }
     }
-    Ok(runs.into_iter().filter(|run| !run.is_empty()).map(events_input).collect())
+    runs.retain(|run| !run.is_empty());
+    let last = runs.len().saturating_sub(1);
+    let inputs = runs
+        .into_iter()
+        .enumerate()
+        .map(|(index, run)| {
+            let cut_off = index == last && (cut_line.is_some() || ends_before_result(&run));
+            events_input(run, cut_off)
+        })
+        .collect();
+    Ok(ClaudeImport { inputs, skipped, cut_line })
 }
 
-fn events_input(messages: Vec<Value>) -> Value {
+fn events_input(messages: Vec<Value>, cut_off: bool) -> Value {
     let mut object = Map::new();
     object.insert("sessionId".to_owned(), Value::from(IMPORTED_SESSION_ID));
     object.insert("messages".to_owned(), Value::Array(messages));
-    object.insert("end".to_owned(), Value::from("completed"));
+    object.insert("end".to_owned(), Value::from(if cut_off { "cut-off" } else { "completed" }));
     Value::Object(object)
-}
-
-/// A transcript line that has no SDK counterpart.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SkippedLine {
-    /// 1-based line number.
-    pub line: usize,
-    /// Its `type` (and `/subtype`).
-    pub kind: String,
-}
-
-/// What [`import_display`] made of one capture.
-#[derive(Clone, Debug)]
-pub struct DisplayImport {
-    /// The inputs (one per capture).
-    pub inputs: Vec<Value>,
-    /// Transcript lines that were left out, for the fixture's provenance.
-    pub skipped: Vec<SkippedLine>,
 }
 
 /// Imports a stream-json capture (with its stdin companion when there is
 /// one) or a session transcript as `claude-display` inputs. See the module
 /// docs.
-pub fn import_display(text: &str, stdin: Option<&str>) -> Result<DisplayImport, ImportError> {
-    let lines = parse_capture_lines(text)?;
+pub fn import_display(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
+    let Frames { frames, skipped, cut_line } = read_frames(text)?;
     let mut client = ClientLines::read(stdin, true)?;
     let mut messages = Vec::new();
-    let mut skipped = Vec::new();
-    for CaptureLine { line, value: entry } in lines {
-        if is_transcript_entry(&entry) {
-            match from_transcript(&entry) {
-                Some(frame) => messages.push(frame),
-                None => skipped.push(SkippedLine { line, kind: kind_of(&entry) }),
-            }
-            continue;
-        }
-        let follow = client.following(&entry);
-        messages.push(entry);
+    for frame in frames {
+        let follow = client.following(&frame);
+        messages.push(frame);
         messages.extend(follow);
     }
-    if messages.is_empty() {
-        return Err(ImportError::NoFrames { skipped: skipped.len() });
-    }
+    let cut_off = cut_line.is_some() || ends_before_result(&messages);
     messages.splice(0..0, std::mem::take(&mut client.users));
     let mut input = Map::new();
     input.insert("messages".to_owned(), Value::from(messages));
-    Ok(DisplayImport { inputs: vec![Value::Object(input)], skipped })
+    if cut_off {
+        input.insert("end".to_owned(), Value::from("cut-off"));
+    }
+    Ok(ClaudeImport { inputs: vec![Value::Object(input)], skipped, cut_line })
 }
 
 /// The client's stdin lines still waiting for their place in the stream.
@@ -164,14 +273,24 @@ fn take_where(values: &mut Vec<Value>, wanted: impl Fn(&Value) -> bool) -> Vec<V
     taken
 }
 
-/// Transcript entries use camelCase envelope keys the SDK frames do not.
+/// Lines only a session transcript holds: the session title (`summary`),
+/// file-history snapshots, the prompt queue and tool progress.
+const TRANSCRIPT_ONLY: [&str; 4] = ["summary", "file-history-snapshot", "queue-operation", "progress"];
+
+/// Transcript entries use camelCase envelope keys the SDK frames do not, and
+/// some transcript-only lines carry none of them (a `summary` line has only
+/// `summary` and `leafUuid`).
 fn is_transcript_entry(entry: &Value) -> bool {
-    ["parentUuid", "isSidechain", "sessionId"].iter().any(|key| entry.get(key).is_some())
+    let ty = entry.get("type").and_then(Value::as_str).unwrap_or_default();
+    TRANSCRIPT_ONLY.contains(&ty)
+        || ["parentUuid", "isSidechain", "sessionId"].iter().any(|key| entry.get(key).is_some())
 }
 
-/// The SDK frame for a transcript entry, if it has one. Sidechain files
-/// hold a sub-agent's own transcript without the parent's tool use id, so
-/// their entries become main-thread frames.
+/// The SDK frame for a transcript entry, if it has one. A sub-agent's entry
+/// written inline (`isSidechain: true`) keeps `isSidechain` and `parentUuid`
+/// so that `claude-display` can nest it under its `Task` call; a sidechain
+/// file (a sub-agent's own transcript) has no such call and stays the main
+/// thread.
 fn from_transcript(entry: &Value) -> Option<Value> {
     let ty = entry.get("type")?.as_str()?;
     if ty != "user" && ty != "assistant" {
@@ -185,6 +304,10 @@ fn from_transcript(entry: &Value) -> Option<Value> {
         if let Some(value) = entry.get(from) {
             frame.insert(to.to_owned(), value.clone());
         }
+    }
+    if entry.get("isSidechain") == Some(&Value::Bool(true)) {
+        frame.insert("isSidechain".to_owned(), Value::Bool(true));
+        frame.insert("parentUuid".to_owned(), entry.get("parentUuid").cloned().unwrap_or(Value::Null));
     }
     if ty == "user" {
         let flag = |key: &str| entry.get(key) == Some(&Value::Bool(true));
@@ -221,7 +344,7 @@ mod tests {
             "{\"type\":\"result\",\"subtype\":\"success\",\"result\":\"b\"}\n",
         );
         let stdin = "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"r1\",\"response\":{\"behavior\":\"allow\"}}}\n";
-        let inputs = import_events(stdout, Some(stdin)).unwrap();
+        let inputs = import_events(stdout, Some(stdin)).unwrap().inputs;
         assert_eq!(inputs.len(), 2);
         let first = inputs[0]["messages"].as_array().unwrap();
         let types: Vec<&str> = first.iter().map(|m| m["type"].as_str().unwrap()).collect();
@@ -281,7 +404,7 @@ mod tests {
             ]
         );
         // The same companion gives claude-events the answer, not the typed lines.
-        let events = import_events(stdout, Some(stdin)).expect("imports");
+        let events = import_events(stdout, Some(stdin)).expect("imports").inputs;
         assert_eq!(
             frame_labels(&events[0]["messages"]),
             ["command_lifecycle:", "command_lifecycle:", "control_request:", "control_response:", "result:"]
@@ -290,12 +413,71 @@ mod tests {
     }
 
     #[test]
+    fn a_run_without_a_result_after_its_init_is_cut_off() {
+        let stdout = concat!(
+            "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"p\"}\n",
+            "{\"type\":\"result\",\"subtype\":\"success\",\"result\":\"a\"}\n",
+            "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"p\"}\n",
+            "{\"type\":\"assistant\",\"message\":{\"content\":[]}}\n",
+        );
+        let events = import_events(stdout, None).expect("imports").inputs;
+        assert_eq!([&events[0]["end"], &events[1]["end"]], ["completed", "cut-off"]);
+        let display = import_display(stdout, None).expect("imports");
+        assert_eq!(display.inputs[0]["end"], "cut-off");
+        assert_eq!(display.note(), None);
+        let one_run = concat!("{\"type\":\"system\",\"subtype\":\"init\"}\n", "{\"type\":\"result\"}\n");
+        assert_eq!(import_display(one_run, None).expect("imports").inputs[0].get("end"), None);
+    }
+
+    #[test]
+    fn a_last_line_cut_mid_write_is_left_out_and_named() {
+        let text = "{\"type\":\"system\",\"subtype\":\"init\"}\n{\"type\":\"result\"}\n{\"type\":\"assi\n\n";
+        let display = import_display(text, None).expect("imports");
+        assert_eq!(display.cut_line, Some(3));
+        assert_eq!(display.inputs[0]["messages"].as_array().map(Vec::len), Some(2));
+        assert_eq!(display.inputs[0]["end"], "cut-off");
+        assert_eq!(
+            display.note().as_deref(),
+            Some("line 3 was cut off mid-write and is left out; the stream ends cut-off")
+        );
+        let events = import_events(text, None).expect("imports");
+        assert_eq!(events.inputs[0]["end"], "cut-off");
+        // Only the last line may be cut: a broken line before others is an error.
+        assert!(matches!(import_display("{\"a\":\n{}\n", None), Err(ImportError::Json { line: 1, .. })));
+        assert!(matches!(import_display("{\"a\":", None), Err(ImportError::Json { line: 1, .. })));
+    }
+
+    #[test]
+    fn transcript_only_lines_are_skipped_by_both_importers() {
+        let text = concat!(
+            "{\"type\":\"summary\",\"summary\":\"A title\",\"leafUuid\":\"u2\"}\n",
+            "{\"type\":\"file-history-snapshot\",\"messageId\":\"m\",\"snapshot\":{}}\n",
+            "{\"type\":\"queue-operation\",\"operation\":\"enqueue\",\"sessionId\":\"s\"}\n",
+            "{\"type\":\"user\",\"sessionId\":\"s\",\"uuid\":\"u1\",\"parentUuid\":null,\"isSidechain\":true,\"message\":{\"role\":\"user\",\"content\":\"go\"}}\n",
+        );
+        for import in [import_display(text, None).expect("imports"), import_events(text, None).expect("imports")] {
+            let kinds: Vec<&str> = import.skipped.iter().map(|line| line.kind.as_str()).collect();
+            assert_eq!(kinds, ["summary", "file-history-snapshot", "queue-operation"]);
+            let messages = import.inputs[0]["messages"].as_array().expect("messages");
+            assert_eq!(messages.len(), 1);
+            assert_eq!(messages[0]["isSidechain"], Value::Bool(true));
+            assert_eq!(messages[0]["parentUuid"], Value::Null);
+            assert_eq!(
+                import.note().as_deref(),
+                Some(
+                    "3 transcript lines without an SDK counterpart skipped (1 summary, 1 file-history-snapshot, 1 queue-operation)"
+                )
+            );
+        }
+    }
+
+    #[test]
     fn bad_lines_are_typed_errors_with_line_numbers() {
         assert!(matches!(
             import_display("{}\n[1]\n", None),
             Err(ImportError::NotAnObject { line: 2, found: "an array" })
         ));
-        assert!(matches!(import_display("{}\n{\"a\":\n", None), Err(ImportError::Json { line: 2, .. })));
+        assert!(matches!(import_display("{}\n{\"a\":\n[]\n", None), Err(ImportError::Json { line: 2, .. })));
         assert!(matches!(
             import_display("{\"type\":\"progress\",\"sessionId\":\"s\"}", None),
             Err(ImportError::NoFrames { skipped: 1 })

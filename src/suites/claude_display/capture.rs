@@ -4,36 +4,22 @@
 
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
-use crate::suites::claude_stream::{self, SkippedLine};
+use crate::suites::claude_stream;
 
 /// Imports stream-json captures (each with its `.stdin.jsonl` companion) and
-/// session transcripts, reporting the transcript lines left out.
+/// session transcripts, reporting the transcript lines left out and a last
+/// line cut mid-write.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
     let stream = Stream {
         import: |text, client| {
             let import = claude_stream::import_display(text, client)?;
-            Ok(FileImport { note: skipped_note(&import.skipped), inputs: import.inputs })
+            Ok(FileImport { note: import.note(), inputs: import.inputs })
         },
         companion: Some(".stdin.jsonl"),
         list: "messages",
         noun: "messages",
     };
     per_file::import(files, &stream)
-}
-
-/// Which transcript lines an import left out, by kind.
-fn skipped_note(skipped: &[SkippedLine]) -> Option<String> {
-    let mut kinds: Vec<(&str, usize)> = Vec::new();
-    for line in skipped {
-        match kinds.iter_mut().find(|(kind, _)| *kind == line.kind) {
-            Some((_, count)) => *count += 1,
-            None => kinds.push((&line.kind, 1)),
-        }
-    }
-    let kinds: Vec<String> = kinds.iter().map(|(kind, count)| format!("{count} {kind}")).collect();
-    (!skipped.is_empty()).then(|| {
-        format!("{} transcript lines without an SDK counterpart skipped ({})", skipped.len(), kinds.join(", "))
-    })
 }
 
 #[cfg(test)]

@@ -5,10 +5,14 @@ use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
 use crate::suites::claude_stream;
 
-/// Imports stream-json captures, each with its `.stdin.jsonl` companion.
+/// Imports stream-json captures, each with its `.stdin.jsonl` companion,
+/// reporting transcript lines left out and a last line cut mid-write.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
     let stream = Stream {
-        import: |text, client| claude_stream::import_events(text, client).map(FileImport::from),
+        import: |text, client| {
+            let import = claude_stream::import_events(text, client)?;
+            Ok(FileImport { note: import.note(), inputs: import.inputs })
+        },
         companion: Some(".stdin.jsonl"),
         list: "messages",
         noun: "messages",

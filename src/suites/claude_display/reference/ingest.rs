@@ -5,13 +5,26 @@
 use super::kinds::{Route, kind_of, route};
 use super::model::{Container, Disposition, Model, Origin, Outcome, Part, Target, ToolState, Turn};
 use super::text_rules::Rule;
-use super::{notices, snapshot, subagents, turns};
+use super::{notices, previews, snapshot, subagents, turns};
 use crate::suite::RuleTrace;
 use serde_json::Value;
 
+/// What the input says besides its frames.
+#[derive(Clone, Debug, Default)]
+pub struct StreamFacts {
+    /// The time each frame was received (`receivedAt`), by index.
+    pub received_at: Vec<Option<String>>,
+    /// The stream stops before the runtime finished (`end: "cut-off"`).
+    pub cut_off: bool,
+}
+
 /// Folds a stream of SDK frames into the display model.
-pub fn ingest(messages: &[Value], trace: &mut dyn RuleTrace) -> Model {
-    let mut model = Model::default();
+pub fn ingest(messages: &[Value], facts: StreamFacts, trace: &mut dyn RuleTrace) -> Model {
+    let mut model = Model { received_at: facts.received_at, ..Model::default() };
+    if facts.cut_off {
+        trace.hit("claude-display.stream.cut-off");
+        model.unfinished = true;
+    }
     for (index, message) in messages.iter().enumerate() {
         let kind = kind_of(message);
         let outcome = match kind.as_str() {
@@ -25,7 +38,10 @@ pub fn ingest(messages: &[Value], trace: &mut dyn RuleTrace) -> Model {
                 }
             },
         };
-        model.dispositions.push(Disposition { kind, outcome });
+        let normalized = std::mem::take(&mut model.normalized);
+        // An ignored frame stands for no normalized event.
+        let normalized = if matches!(outcome, Outcome::Ignored(_)) { Vec::new() } else { normalized };
+        model.dispositions.push(Disposition { kind, outcome, normalized });
     }
     model
 }
@@ -43,7 +59,9 @@ fn dispatch(
         Route::User => turns::user(model, index, message, trace),
         Route::Init => {
             trace.hit("claude-display.snapshot.init");
-            model.snapshot = Some(snapshot::from_init(message));
+            let updated_at = model.timestamp_of(index, message, trace);
+            model.snapshot = Some(snapshot::from_init(message, updated_at));
+            model.emit("session_init");
             Outcome::To(vec![Target::Snapshot])
         }
         Route::CommandsChanged => {
@@ -58,6 +76,7 @@ fn dispatch(
             Outcome::To(vec![Target::Snapshot])
         }
         Route::Status => {
+            model.emit("session_status");
             let mut targets = vec![push_notice(model, notices::status(message), "claude-display.notice.status", trace)];
             let mode = message.get("permissionMode").and_then(Value::as_str);
             if let (Some(mode), Some(current)) = (mode, model.snapshot.as_mut()) {
@@ -67,28 +86,57 @@ fn dispatch(
             }
             Outcome::To(targets)
         }
-        Route::Result => notice(model, notices::result(message), "claude-display.notice.result", trace),
+        Route::Result => {
+            let is_error = message.get("is_error") == Some(&Value::Bool(true)) || kind.starts_with("result/error");
+            model.emit(if is_error { "error" } else { "result" });
+            if message.get("total_cost_usd").is_some_and(Value::is_number) {
+                trace.hit("claude-display.normalized.cost-update");
+                model.emit("cost_update");
+            }
+            notice(model, notices::result(message), "claude-display.notice.result", trace)
+        }
         Route::CompactBoundary => notice(model, notices::compact(message), "claude-display.notice.compact", trace),
         Route::ApiRetry => notice(model, notices::api_retry(message), "claude-display.notice.api-retry", trace),
         Route::Hook(status) => notice(model, notices::hook(message, status), "claude-display.notice.hook", trace),
         Route::SessionState => {
+            model.emit("session_status");
             notice(model, notices::session_state(message), "claude-display.notice.session-state", trace)
         }
         Route::FilesPersisted => {
             notice(model, notices::files_persisted(message), "claude-display.notice.files-persisted", trace)
         }
         Route::Elicitation => notice(model, notices::elicitation(message), "claude-display.notice.elicitation", trace),
-        Route::RateLimit => notice(model, notices::rate_limit(message), "claude-display.notice.rate-limit", trace),
+        Route::RateLimit => {
+            model.emit("rate_limit");
+            let at = model.timestamp_of(index, message, trace);
+            notice(model, notices::rate_limit(message, at), "claude-display.notice.rate-limit", trace)
+        }
         Route::Info => notice(model, notices::info(message, kind), "claude-display.notice.info", trace),
         Route::LocalCommandOutput => local_command_output(model, index, message, trace),
         Route::TaskStarted => subagents::started(model, message, trace),
         Route::TaskProgress => subagents::progress(model, message, trace),
         Route::TaskNotification => subagents::notification(model, message, trace),
+        Route::TaskUpdated => subagents::updated(model, message, trace),
+        Route::StreamEvent => match turns::container_of(model, message, trace) {
+            Ok(container) => previews::stream_event(model, container, message, trace),
+            Err(reason) => Outcome::Ignored(reason),
+        },
         Route::ToolProgress => {
             let id = message.get("tool_use_id").and_then(Value::as_str);
-            move_call(model, id, trace, "claude-display.tool.progress-running", |state| {
+            let outcome = move_call(model, id, trace, "claude-display.tool.progress-running", |state| {
                 (!state.is_settled()).then_some(ToolState::Running)
-            })
+            });
+            let elapsed = message.get("elapsed_time_seconds").filter(|value| value.is_number());
+            if let (Outcome::To(_), Some(call)) =
+                (&outcome, id.and_then(|id| model.call_ids.get(id)).and_then(|&ix| model.calls.get_mut(ix)))
+            {
+                model.normalized.push("tool_progress");
+                if let Some(elapsed) = elapsed {
+                    trace.hit("claude-display.tool.progress-elapsed");
+                    call.elapsed_seconds = Some(elapsed.clone());
+                }
+            }
+            outcome
         }
         Route::PermissionRequest => {
             let id = message.get("request").and_then(|request| request.get("tool_use_id")).and_then(Value::as_str);
@@ -208,8 +256,9 @@ fn local_command_output(model: &mut Model, index: usize, message: &Value, trace:
         origin: Origin::Synthetic { reason: rule.reason(), rule: Some(rule.id()) },
         parts: vec![Part::Text { text: content.to_owned(), citations: None }],
         metadata: serde_json::Map::new(),
-        timestamp: message.get("timestamp").and_then(Value::as_str).map(str::to_owned),
+        timestamp: model.timestamp_of(index, message, trace),
         message_id: None,
+        seen_blocks: Vec::new(),
     };
     Outcome::To(vec![model.push_turn(Container::Main, index, turn)])
 }

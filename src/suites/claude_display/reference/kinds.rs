@@ -39,12 +39,18 @@ pub enum Route {
     Info,
     /// `system/local_command_output`: a synthetic assistant turn.
     LocalCommandOutput,
-    /// `system/task_started`: opens the sub-agent record of a call.
+    /// `system/task_started`: opens the sub-agent record (or the background
+    /// task) of a call.
     TaskStarted,
     /// `system/task_progress`: appends to a sub-agent's progress.
     TaskProgress,
-    /// `system/task_notification`: finalises a sub-agent record.
+    /// `system/task_notification`: finalises a sub-agent record or a
+    /// background task.
     TaskNotification,
+    /// `system/task_updated`: patches a task's status.
+    TaskUpdated,
+    /// `stream_event`: a streaming preview of an assistant message.
+    StreamEvent,
     /// `tool_progress`: the call is running.
     ToolProgress,
     /// `control_request/can_use_tool`: the call awaits approval.
@@ -63,7 +69,7 @@ pub enum Route {
 pub const ROUTES: &[(&str, Route)] = &[
     ("assistant", Route::Assistant),
     ("user", Route::User),
-    ("stream_event", Route::Ignored("partial-message")),
+    ("stream_event", Route::StreamEvent),
     ("result/success", Route::Result),
     ("result/error_during_execution", Route::Result),
     ("result/error_max_turns", Route::Result),
@@ -85,7 +91,7 @@ pub const ROUTES: &[(&str, Route)] = &[
     ("auth_status", Route::Info),
     ("system/task_notification", Route::TaskNotification),
     ("system/task_started", Route::TaskStarted),
-    ("system/task_updated", Route::Ignored("task-bookkeeping")),
+    ("system/task_updated", Route::TaskUpdated),
     ("system/task_progress", Route::TaskProgress),
     ("system/background_tasks_changed", Route::Ignored("task-bookkeeping")),
     ("system/thinking_tokens", Route::Ignored("thinking-estimate")),

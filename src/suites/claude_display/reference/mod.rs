@@ -7,8 +7,9 @@
 //!
 //! The modules follow the stages of the fold: `kinds` routes a frame,
 //! `classification` and `text_rules` decide what a user envelope is,
-//! `turns`, `tools`, `parts`, `subagents` and `skills` build the transcript,
-//! `snapshot` and `notices` the other two tracks, `projection` writes JSON.
+//! `turns`, `sidechains`, `tools`, `parts`, `subagents` and `skills` build
+//! the transcript, `previews` the streaming previews, `snapshot` and
+//! `notices` the other two tracks, `projection` writes JSON.
 //! Captures become inputs in [`crate::capture::claude_stream`].
 
 mod classification;
@@ -17,8 +18,10 @@ pub mod kinds;
 mod model;
 mod notices;
 mod parts;
+mod previews;
 mod projection;
 pub mod rule_ids;
+mod sidechains;
 mod skills;
 mod snapshot;
 mod subagents;
@@ -31,16 +34,37 @@ pub use rule_ids::RULES;
 use crate::suite::RuleTrace;
 use serde_json::Value;
 
-/// Maps a case's input `{messages: [SDKMessage…]}` to its expected part
-/// `{turns, notices, snapshot, dispositions}`.
+/// Maps a case's input `{messages: [SDKMessage…], end?, receivedAt?}` to
+/// its expected part `{turns, notices, snapshot, dispositions, previews?,
+/// unfinished?}`.
 pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let messages = input.get("messages").and_then(Value::as_array).ok_or("the input has no `messages` array")?;
-    Ok(display(messages, trace))
+    let cut_off = match input.get("end") {
+        None => false,
+        Some(Value::String(end)) if end == "completed" => false,
+        Some(Value::String(end)) if end == "cut-off" => true,
+        Some(_) => return Err("`end` must be \"completed\" or \"cut-off\"".to_owned()),
+    };
+    let received_at = match input.get("receivedAt") {
+        None => Vec::new(),
+        Some(Value::Array(times)) => times
+            .iter()
+            .map(|time| match time {
+                Value::String(time) => Ok(Some(time.clone())),
+                Value::Null => Ok(None),
+                _ => Err("`receivedAt` entries must be strings or null".to_owned()),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err("`receivedAt` must be an array".to_owned()),
+    };
+    let facts = ingest::StreamFacts { received_at, cut_off };
+    Ok(projection::project(&ingest::ingest(messages, facts, trace)))
 }
 
-/// The display projection of a stream of SDK frames.
+/// The display projection of a complete stream of SDK frames (no receive
+/// times).
 pub fn display(messages: &[Value], trace: &mut dyn RuleTrace) -> Value {
-    projection::project(&ingest::ingest(messages, trace))
+    projection::project(&ingest::ingest(messages, ingest::StreamFacts::default(), trace))
 }
 
 /// The id of the text rule that names a `user` frame as CLI machinery

@@ -4,8 +4,9 @@
 //! transcript), the notices, the session snapshot and one disposition per
 //! input message. `projection` turns it into JSON.
 
+use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Sub-agent transcripts nested deeper than this are refused: the message is
 /// ignored with a reason rather than growing the output (and the recursion
@@ -19,7 +20,7 @@ pub type CallIx = usize;
 
 /// Which transcript a message belongs to: the main thread or the sub-agent
 /// transcript hosted by a tool call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Container {
     /// The main thread.
     Main,
@@ -59,6 +60,9 @@ pub struct Turn {
     /// `message.id` of an assistant turn: later frames of the same API
     /// message extend this turn.
     pub message_id: Option<String>,
+    /// The content blocks of the API message seen so far (assistant turns):
+    /// a later frame repeating one of them is the same block again.
+    pub seen_blocks: Vec<Value>,
 }
 
 /// One part of a turn.
@@ -68,6 +72,8 @@ pub enum Part {
     Reasoning { text: String, redacted: bool, signature: Option<String> },
     ToolCall(CallIx),
     File { media_type: String, url: String },
+    SourceUrl { url: String, title: Option<String>, source_id: String },
+    SourceDocument { media_type: String, title: String, source_id: String },
     Data { name: String, data: Value },
 }
 
@@ -134,8 +140,26 @@ pub struct ToolCall {
     pub sidecar: Option<Value>,
     pub subagent: Option<Subagent>,
     pub skill: Option<Skill>,
+    /// A background task the harness runs for the call (not a sub-agent).
+    pub task: Option<BackgroundTask>,
+    /// `elapsed_time_seconds` of the latest `tool_progress` frame.
+    pub elapsed_seconds: Option<Value>,
     /// Nesting depth of the transcript that holds the call (main = 0).
     pub depth: usize,
+}
+
+/// A background task (`task_started` for a call that is not a sub-agent,
+/// such as a slow `Bash`): what a UI shows while the session keeps working
+/// after the call was handed off.
+#[derive(Clone, Debug)]
+pub struct BackgroundTask {
+    pub task_id: String,
+    pub task_type: Option<String>,
+    pub description: String,
+    pub status: String,
+    pub summary: Option<String>,
+    /// A task notification finalised the task.
+    pub finished: bool,
 }
 
 /// A `Skill` call's skill name and the synthetic body the harness injected.
@@ -156,6 +180,38 @@ pub struct Subagent {
     pub transcript: Transcript,
     /// A task notification finalised the record.
     pub finished: bool,
+}
+
+/// A streaming preview: the blocks of an assistant message whose
+/// `stream_event` frames arrived before its final `assistant` frames.
+#[derive(Clone, Debug)]
+pub struct Preview {
+    /// The API message id (`message_start`'s `message.id`, or a frame's
+    /// `api_message_id`), when the stream said it.
+    pub message_id: Option<String>,
+    /// The transcript the message belongs to.
+    pub container: Container,
+    /// The blocks still streaming, in `index` order of arrival.
+    pub blocks: Vec<PreviewBlock>,
+    /// `message_stop` arrived.
+    pub stopped: bool,
+}
+
+/// One block of a preview.
+#[derive(Clone, Debug)]
+pub struct PreviewBlock {
+    /// The stream's block index.
+    pub index: Option<u64>,
+    pub part: PreviewPart,
+}
+
+/// What a streaming block shows so far.
+#[derive(Clone, Debug)]
+pub enum PreviewPart {
+    Text { text: String, citations: Vec<Value> },
+    Reasoning { text: String, redacted: bool, signature: Option<String> },
+    ToolInput { tool_call_id: Option<String>, name: Option<String>, input_json: String },
+    Data { name: String, data: Value },
 }
 
 /// An ordered list of turns plus the context the classifier needs.
@@ -197,6 +253,8 @@ pub enum Target {
     ToolCall { tool_call_id: String },
     /// A notice was appended (index into the notice list).
     Notice { index: usize },
+    /// A streaming preview was opened or updated.
+    Preview { message_id: Option<String> },
     /// The session snapshot was opened or updated.
     Snapshot,
 }
@@ -215,6 +273,8 @@ pub enum Outcome {
 pub struct Disposition {
     pub kind: String,
     pub outcome: Outcome,
+    /// The seed's stage-2 normalized event kinds the message stands for.
+    pub normalized: Vec<&'static str>,
 }
 
 /// The whole display model.
@@ -227,6 +287,23 @@ pub struct Model {
     /// `can_use_tool` request ids and the call each asks about.
     pub permission_requests: HashMap<String, CallIx>,
     pub turn_ids: HashMap<String, TurnIx>,
+    /// Assistant turns by transcript and API message id: later frames of the
+    /// same message extend them, wherever they arrive.
+    pub message_turns: HashMap<(Container, String), TurnIx>,
+    /// Sidechain entries of a session transcript (`isSidechain: true`) by
+    /// `uuid`, and the transcript each was attributed to.
+    pub sidechain_hosts: HashMap<String, Container>,
+    /// Sub-agent calls whose sidechain has started (its root was attributed).
+    pub sidechain_calls: HashSet<CallIx>,
+    /// Open streaming previews.
+    pub previews: Vec<Preview>,
+    /// Stage-2 kinds of the message being folded (moved into its
+    /// disposition).
+    pub normalized: Vec<&'static str>,
+    /// Receive times of the input messages (`receivedAt`), by index.
+    pub received_at: Vec<Option<String>>,
+    /// The stream was cut off before the runtime finished.
+    pub unfinished: bool,
     pub main: Transcript,
     pub notices: Vec<Value>,
     pub snapshot: Option<Snapshot>,
@@ -234,6 +311,24 @@ pub struct Model {
 }
 
 impl Model {
+    /// Records a stage-2 normalized event kind for the message being folded.
+    pub fn emit(&mut self, kind: &'static str) {
+        self.normalized.push(kind);
+    }
+
+    /// The time of input message `index`: its string `timestamp`, else the
+    /// time it was received (`receivedAt`), when the input gives one.
+    pub fn timestamp_of(&self, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> Option<String> {
+        if let Some(timestamp) = message.get("timestamp").and_then(Value::as_str) {
+            return Some(timestamp.to_owned());
+        }
+        let received = self.received_at.get(index).cloned().flatten();
+        if received.is_some() {
+            trace.hit("claude-display.time.received-at");
+        }
+        received
+    }
+
     /// The transcript of `container`; a call that hosts a transcript gets a
     /// sub-agent record (and the `subagent` caller) the first time. Calls
     /// are only named by indexes the fold handed out; should one ever be
@@ -272,6 +367,20 @@ impl Model {
             transcript: Transcript::default(),
             finished: false,
         })
+    }
+
+    /// A call that started working (its task started, its sub-agent
+    /// transcript grows) is `running` unless a result settled it; returns
+    /// whether it moved.
+    pub fn mark_running(&mut self, container: Container) -> bool {
+        let Container::Call(ix) = container else { return false };
+        match self.calls.get_mut(ix) {
+            Some(call) if matches!(call.state, ToolState::Pending | ToolState::ApprovalPending) => {
+                call.state = ToolState::Running;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Nesting depth of the transcript of `container` (main = 0).

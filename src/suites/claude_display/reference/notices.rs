@@ -30,14 +30,12 @@ fn number(message: &Value, key: &str) -> Option<Value> {
 }
 
 /// `rate_limit_event` → `{kind: "rate-limit", at?, info}`; `at` is the
-/// frame's `timestamp` when it has one (rate-limit frames usually do not).
-pub fn rate_limit(message: &Value) -> Value {
+/// frame's time (its `timestamp`, which rate-limit frames usually lack, else
+/// its receive time).
+pub fn rate_limit(message: &Value, at: Option<String>) -> Value {
     notice(
         "rate-limit",
-        vec![
-            ("at", string(message, "timestamp")),
-            ("info", Some(field(message, "rate_limit_info").unwrap_or(Value::Null))),
-        ],
+        vec![("at", at.map(Value::from)), ("info", Some(field(message, "rate_limit_info").unwrap_or(Value::Null)))],
     )
 }
 

@@ -3,6 +3,7 @@
 //! Tool blocks are handled by `tools`, which turns them into tool calls.
 
 use super::model::Part;
+use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
 
 /// The content blocks of a message: `message.content` as an array, or a
@@ -84,30 +85,92 @@ fn file_part(block: &Value, url_media_type: &str) -> Option<Part> {
     }
 }
 
-/// Citations as `{url?, title?, quote?}`: `url` from a web result's `url` or
-/// a search result's `source`, `title` from `title` or `document_title`,
-/// `quote` from `cited_text`. Absent, null or empty lists give none.
+/// Citations as `{url?, title?, quote?}`. Absent, null or empty lists give
+/// none.
 fn citations(value: Option<&Value>) -> Option<Vec<Value>> {
-    let list = value?.as_array()?;
-    let mapped: Vec<Value> = list
-        .iter()
-        .filter_map(Value::as_object)
-        .map(|citation| {
-            let str_of = |key: &str| citation.get(key).and_then(Value::as_str);
-            let mut out = Map::new();
-            if let Some(url) = str_of("url").or_else(|| str_of("source")) {
-                out.insert("url".to_owned(), Value::from(url));
-            }
-            if let Some(title) = str_of("title").or_else(|| str_of("document_title")) {
-                out.insert("title".to_owned(), Value::from(title));
-            }
-            if let Some(quote) = str_of("cited_text") {
-                out.insert("quote".to_owned(), Value::from(quote));
-            }
-            Value::Object(out)
-        })
-        .collect();
+    let mapped: Vec<Value> = value?.as_array()?.iter().filter_map(citation).collect();
     (!mapped.is_empty()).then_some(mapped)
+}
+
+/// One citation as `{url?, title?, quote?}`: `url` from a web result's `url`
+/// or a search result's `source`, `title` from `title` or `document_title`,
+/// `quote` from `cited_text`; `None` for a citation that is not an object.
+pub fn citation(citation: &Value) -> Option<Value> {
+    let citation = citation.as_object()?;
+    let str_of = |key: &str| citation.get(key).and_then(Value::as_str);
+    let mut out = Map::new();
+    if let Some(url) = str_of("url").or_else(|| str_of("source")) {
+        out.insert("url".to_owned(), Value::from(url));
+    }
+    if let Some(title) = str_of("title").or_else(|| str_of("document_title")) {
+        out.insert("title".to_owned(), Value::from(title));
+    }
+    if let Some(quote) = str_of("cited_text") {
+        out.insert("quote".to_owned(), Value::from(quote));
+    }
+    Some(Value::Object(out))
+}
+
+/// The sources a text block cites (seed 000 §13–§14 `source-url` /
+/// `source-document` parts), each once per turn: web results
+/// (`web_search_result_location`) are `source-url` parts keyed by their
+/// URL; documents (`char_location`, `page_location`,
+/// `content_block_location`, keyed `document-<document_index>`) and search
+/// results (`search_result_location`, keyed by their `source`) are
+/// `source-document` parts (`application/pdf` for page locations,
+/// `text/plain` otherwise). `known` holds the source ids the turn already
+/// has.
+pub fn source_parts(block: &Value, known: &mut Vec<String>, trace: &mut dyn RuleTrace) -> Vec<Part> {
+    let mut parts = Vec::new();
+    for citation in block.get("citations").and_then(Value::as_array).into_iter().flatten() {
+        let str_of = |key: &str| citation.get(key).and_then(Value::as_str).map(str::to_owned);
+        let part = match citation.get("type").and_then(Value::as_str).unwrap_or_default() {
+            "web_search_result_location" => {
+                str_of("url").map(|url| Part::SourceUrl { source_id: url.clone(), url, title: str_of("title") })
+            }
+            kind @ ("char_location" | "page_location" | "content_block_location") => {
+                let index = citation.get("document_index").filter(|index| index.is_number());
+                index.map(|index| Part::SourceDocument {
+                    media_type: if kind == "page_location" { "application/pdf" } else { "text/plain" }.to_owned(),
+                    title: str_of("document_title").unwrap_or_default(),
+                    source_id: format!("document-{index}"),
+                })
+            }
+            "search_result_location" => str_of("source").map(|source| Part::SourceDocument {
+                media_type: "text/plain".to_owned(),
+                title: str_of("title").unwrap_or_default(),
+                source_id: source,
+            }),
+            _ => None,
+        };
+        let Some(part) = part else { continue };
+        let id = match &part {
+            Part::SourceUrl { source_id, .. } | Part::SourceDocument { source_id, .. } => source_id.clone(),
+            _ => continue,
+        };
+        if known.contains(&id) {
+            continue;
+        }
+        trace.hit(if matches!(part, Part::SourceUrl { .. }) {
+            "claude-display.part.source-url"
+        } else {
+            "claude-display.part.source-document"
+        });
+        known.push(id);
+        parts.push(part);
+    }
+    parts
+}
+
+/// The source ids a turn's parts already hold.
+pub fn source_ids(parts: &[Part]) -> Vec<String> {
+    parts
+        .iter()
+        .filter_map(|part| match part {
+            Part::SourceUrl { source_id, .. } | Part::SourceDocument { source_id, .. } => Some(source_id.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The plain text of tool-result content: a string as is, the text blocks

@@ -3,7 +3,7 @@
 //! `Part`, `ToolCall`, `SubagentRecord`, `SessionSnapshot`,
 //! `SystemNotice`). Optional fields are left out when unknown.
 
-use super::model::{Model, Origin, Outcome, Part, Snapshot, Target, Transcript, TurnIx};
+use super::model::{Container, Model, Origin, Outcome, Part, PreviewPart, Snapshot, Target, Transcript, TurnIx};
 use serde_json::{Map, Value};
 
 /// The expected part of a case.
@@ -12,9 +12,71 @@ pub fn project(model: &Model) -> Value {
     out.insert("turns".to_owned(), transcript(model, &model.main, None));
     out.insert("notices".to_owned(), Value::from(model.notices.clone()));
     out.insert("snapshot".to_owned(), model.snapshot.as_ref().map_or(Value::Null, snapshot));
-    let dispositions = model.dispositions.iter().map(|d| disposition(&d.kind, &d.outcome)).collect::<Vec<_>>();
+    let dispositions = model.dispositions.iter().map(disposition).collect::<Vec<_>>();
     out.insert("dispositions".to_owned(), Value::from(dispositions));
+    if !model.previews.is_empty() {
+        out.insert(
+            "previews".to_owned(),
+            Value::from(model.previews.iter().map(|p| preview(model, p)).collect::<Vec<_>>()),
+        );
+    }
+    if model.unfinished {
+        out.insert("unfinished".to_owned(), Value::Bool(true));
+    }
     Value::Object(out)
+}
+
+fn preview(model: &Model, preview: &super::model::Preview) -> Value {
+    let mut out = Map::new();
+    if let Some(id) = &preview.message_id {
+        out.insert("messageId".to_owned(), Value::from(id.as_str()));
+    }
+    if let Container::Call(_) = preview.container
+        && let Some(host) = model.host_id(preview.container)
+    {
+        out.insert("parentToolCallId".to_owned(), Value::from(host));
+    }
+    let parts: Vec<Value> = preview.blocks.iter().map(|block| preview_part(&block.part)).collect();
+    out.insert("parts".to_owned(), Value::from(parts));
+    Value::Object(out)
+}
+
+fn preview_part(part: &PreviewPart) -> Value {
+    match part {
+        PreviewPart::Text { text, citations } => {
+            let mut entries = vec![("type", Value::from("text")), ("text", Value::from(text.as_str()))];
+            if !citations.is_empty() {
+                entries.push(("citations", Value::from(citations.clone())));
+            }
+            object(entries)
+        }
+        PreviewPart::Reasoning { text, redacted, signature } => reasoning(text, *redacted, signature.as_deref()),
+        PreviewPart::ToolInput { tool_call_id, name, input_json } => {
+            let mut entries = vec![("type", Value::from("tool-input"))];
+            if let Some(id) = tool_call_id {
+                entries.push(("toolCallId", Value::from(id.as_str())));
+            }
+            if let Some(name) = name {
+                entries.push(("name", Value::from(name.as_str())));
+            }
+            entries.push(("inputJson", Value::from(input_json.as_str())));
+            object(entries)
+        }
+        PreviewPart::Data { name, data } => {
+            object(vec![("type", Value::from("data")), ("name", Value::from(name.as_str())), ("data", data.clone())])
+        }
+    }
+}
+
+fn reasoning(text: &str, redacted: bool, signature: Option<&str>) -> Value {
+    let mut entries = vec![("type", Value::from("reasoning")), ("text", Value::from(text))];
+    if redacted {
+        entries.push(("redacted", Value::Bool(true)));
+    }
+    if let Some(signature) = signature {
+        entries.push(("signature", Value::from(signature)));
+    }
+    object(entries)
 }
 
 fn object(entries: Vec<(&str, Value)>) -> Value {
@@ -82,21 +144,26 @@ fn part(model: &Model, part: &Part) -> Value {
             }
             object(entries)
         }
-        Part::Reasoning { text, redacted, signature } => {
-            let mut entries = vec![("type", Value::from("reasoning")), ("text", Value::from(text.as_str()))];
-            if *redacted {
-                entries.push(("redacted", Value::Bool(true)));
-            }
-            if let Some(signature) = signature {
-                entries.push(("signature", Value::from(signature.as_str())));
-            }
-            object(entries)
-        }
+        Part::Reasoning { text, redacted, signature } => reasoning(text, *redacted, signature.as_deref()),
         Part::ToolCall(ix) => object(vec![("type", Value::from("tool-call")), ("call", call(model, *ix))]),
         Part::File { media_type, url } => object(vec![
             ("type", Value::from("file")),
             ("mediaType", Value::from(media_type.as_str())),
             ("url", Value::from(url.as_str())),
+        ]),
+        Part::SourceUrl { url, title, source_id } => {
+            let mut entries = vec![("type", Value::from("source-url")), ("url", Value::from(url.as_str()))];
+            if let Some(title) = title {
+                entries.push(("title", Value::from(title.as_str())));
+            }
+            entries.push(("sourceId", Value::from(source_id.as_str())));
+            object(entries)
+        }
+        Part::SourceDocument { media_type, title, source_id } => object(vec![
+            ("type", Value::from("source-document")),
+            ("mediaType", Value::from(media_type.as_str())),
+            ("title", Value::from(title.as_str())),
+            ("sourceId", Value::from(source_id.as_str())),
         ]),
         Part::Data { name, data } => {
             object(vec![("type", Value::from("data")), ("name", Value::from(name.as_str())), ("data", data.clone())])
@@ -123,6 +190,21 @@ fn call(model: &Model, ix: usize) -> Value {
     }
     if let Some(sidecar) = &call.sidecar {
         out.insert("sidecar".to_owned(), sidecar.clone());
+    }
+    if let Some(elapsed) = &call.elapsed_seconds {
+        out.insert("elapsedSeconds".to_owned(), elapsed.clone());
+    }
+    if let Some(task) = &call.task {
+        let mut entries = vec![("taskId", Value::from(task.task_id.as_str()))];
+        if let Some(task_type) = &task.task_type {
+            entries.push(("taskType", Value::from(task_type.as_str())));
+        }
+        entries.push(("description", Value::from(task.description.as_str())));
+        entries.push(("status", Value::from(task.status.as_str())));
+        if let Some(summary) = &task.summary {
+            entries.push(("summary", Value::from(summary.as_str())));
+        }
+        out.insert("task".to_owned(), object(entries));
     }
     if let Some(record) = &call.subagent {
         let mut sub = Map::new();
@@ -175,13 +257,18 @@ fn snapshot(snapshot: &Snapshot) -> Value {
     object(entries)
 }
 
-fn disposition(kind: &str, outcome: &Outcome) -> Value {
-    match outcome {
-        Outcome::Ignored(reason) => object(vec![("kind", Value::from(kind)), ("ignored", Value::from(*reason))]),
-        Outcome::To(targets) => object(vec![
-            ("kind", Value::from(kind)),
-            ("to", Value::from(targets.iter().map(target).collect::<Vec<_>>())),
-        ]),
+fn disposition(disposition: &super::model::Disposition) -> Value {
+    let kind = Value::from(disposition.kind.as_str());
+    match &disposition.outcome {
+        Outcome::Ignored(reason) => object(vec![("kind", kind), ("ignored", Value::from(*reason))]),
+        Outcome::To(targets) => {
+            let mut entries = vec![("kind", kind)];
+            if !disposition.normalized.is_empty() {
+                entries.push(("normalized", Value::from(disposition.normalized.clone())));
+            }
+            entries.push(("to", Value::from(targets.iter().map(target).collect::<Vec<_>>())));
+            object(entries)
+        }
     }
 }
 
@@ -198,6 +285,13 @@ fn target(target: &Target) -> Value {
             object(vec![("track", Value::from("tool-call")), ("toolCallId", Value::from(tool_call_id.as_str()))])
         }
         Target::Notice { index } => object(vec![("track", Value::from("notice")), ("index", Value::from(*index))]),
+        Target::Preview { message_id } => {
+            let mut entries = vec![("track", Value::from("preview"))];
+            if let Some(id) = message_id {
+                entries.push(("messageId", Value::from(id.as_str())));
+            }
+            object(entries)
+        }
         Target::Snapshot => object(vec![("track", Value::from("snapshot"))]),
     }
 }

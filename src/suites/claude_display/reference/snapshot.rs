@@ -6,9 +6,10 @@
 use super::model::Snapshot;
 use serde_json::Value;
 
-/// A snapshot from a `system/init` frame. Missing strings are empty and
-/// missing lists empty; list entries of the wrong shape are skipped.
-pub fn from_init(message: &Value) -> Snapshot {
+/// A snapshot from a `system/init` frame (`updated_at`: the frame's time).
+/// Missing strings are empty and missing lists empty; list entries of the
+/// wrong shape are skipped.
+pub fn from_init(message: &Value, updated_at: Option<String>) -> Snapshot {
     let string = |key: &str| message.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     Snapshot {
         id: string("uuid"),
@@ -22,7 +23,7 @@ pub fn from_init(message: &Value) -> Snapshot {
         skills: strings(message.get("skills")),
         slash_commands: strings(message.get("slash_commands")),
         agents: strings(message.get("agents")),
-        updated_at: message.get("timestamp").and_then(Value::as_str).map(str::to_owned),
+        updated_at,
     }
 }
 

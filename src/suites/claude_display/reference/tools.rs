@@ -4,7 +4,7 @@
 //! it: the model, a server tool, an MCP server or (for `Agent`/`Task`) a
 //! sub-agent.
 
-use super::model::{Caller, Skill, ToolCall, ToolState};
+use super::model::{Caller, Skill, Subagent, ToolCall, ToolState, Transcript};
 use super::parts::content_text;
 use serde_json::Value;
 
@@ -33,6 +33,8 @@ pub fn open_call(block: &Value, block_type: &str, depth: usize) -> Option<ToolCa
         sidecar: None,
         subagent: None,
         skill,
+        task: None,
+        elapsed_seconds: None,
         depth,
     })
 }
@@ -106,6 +108,46 @@ pub fn apply_result(call: &mut ToolCall, block: &Value, block_type: &str, facts:
     }
 }
 
+/// A sub-agent record no task frame reported (one opened by the frames of
+/// its transcript, such as a session transcript's sidechain, or none at all:
+/// the result then opens it) ends with its call's result: `completed` on success, `failed` otherwise, with the usage
+/// totals the `Task` result's sidecar reports (`totalTokens`,
+/// `totalToolUseCount`, `totalDurationMs`). Returns whether it did.
+/// Records that task frames report wait for their `task_notification`: a
+/// background sub-agent's call returns while it still runs.
+pub fn settle_subagent(call: &mut ToolCall) -> bool {
+    let state = call.state;
+    let sidecar = call.sidecar.clone();
+    if call.caller == Caller::Subagent && call.subagent.is_none() {
+        // SDK-mode transcripts record no task frames and no nested entries:
+        // the result is all there is to say about the sub-agent.
+        let description = call.input.get("description").and_then(Value::as_str).unwrap_or_default().to_owned();
+        call.subagent = Some(Subagent {
+            task_id: None,
+            description,
+            progress: Vec::new(),
+            status: "running".to_owned(),
+            usage: None,
+            transcript: Transcript::default(),
+            finished: false,
+        });
+    }
+    let Some(record) = call.subagent.as_mut().filter(|record| !record.finished && record.task_id.is_none()) else {
+        return false;
+    };
+    record.status = if state == ToolState::Success { "completed" } else { "failed" }.to_owned();
+    record.finished = true;
+    let totals = sidecar.as_ref().and_then(Value::as_object);
+    for (from, to) in
+        [("totalTokens", "totalTokens"), ("totalToolUseCount", "toolUses"), ("totalDurationMs", "durationMs")]
+    {
+        if let Some(number) = totals.and_then(|totals| totals.get(from)).filter(|value| value.is_number()) {
+            record.usage.get_or_insert_with(serde_json::Map::new).insert(to.to_owned(), number.clone());
+        }
+    }
+    true
+}
+
 /// A server tool's error object (`{type: "…_tool_result_error", error_code}`)
 /// reads as an error with its code as the text.
 fn server_error(content: Option<&Value>) -> Option<String> {
@@ -116,6 +158,25 @@ fn server_error(content: Option<&Value>) -> Option<String> {
         return None;
     }
     Some(code.and_then(Value::as_str).unwrap_or(ty).to_owned())
+}
+
+/// What the CLI writes into an error result when the user refused the call
+/// (a permission prompt answered "no", or aborted): the call was denied, not
+/// run and failed. Matched at the start of the result text, or as the whole
+/// `tool_use_result` sidecar string.
+const REJECTION_TEXTS: [&str; 2] =
+    ["The user doesn't want to proceed with this tool use.", "Permission prompt was aborted."];
+const REJECTION_SIDECARS: [&str; 2] = ["User rejected tool use", "Error: Permission prompt was aborted."];
+
+/// Whether an error result block is the CLI's record of a refused call.
+pub fn is_cli_rejection(block: &Value, sidecar: Option<&Value>) -> bool {
+    if block.get("is_error") != Some(&Value::Bool(true)) {
+        return false;
+    }
+    let text = content_text(block.get("content"));
+    let text = text.trim_start();
+    REJECTION_TEXTS.iter().any(|prefix| text.starts_with(prefix))
+        || sidecar.and_then(Value::as_str).is_some_and(|sidecar| REJECTION_SIDECARS.contains(&sidecar.trim()))
 }
 
 /// Whether the message's `tool_result_meta` (an undeclared field the CLI

@@ -57,6 +57,8 @@ const MAPPED: &[(&str, &str)] = &[
     ("result/error_max_structured_output_retries", "claude.result.final-text"),
     ("control_request/can_use_tool", "claude.permission.request"),
     ("control_response", "claude.permission.resolved"),
+    ("stream_event/content_block_delta/text_delta", "claude.stream-event.text-delta"),
+    ("stream_event/content_block_delta/thinking_delta", "claude.stream-event.thinking-delta"),
 ];
 
 /// Kinds that never produce events, with the reason recorded in their
@@ -101,15 +103,13 @@ const IGNORED: &[(&str, &str)] = &[
     ("keep_alive", "a transport keep-alive"),
     ("control_cancel_request", "cancels a control request; the permission prompt stays unanswered"),
     ("command_lifecycle", "queue state of a stream-json input command"),
-    ("stream_event/message_start", PARTIAL),
+    ("stream_event/message_start", "opens a streamed assistant message; its text and thinking deltas are mapped"),
     ("stream_event/message_delta", PARTIAL),
     ("stream_event/message_stop", PARTIAL),
-    ("stream_event/content_block_start", PARTIAL),
+    ("stream_event/content_block_start", "opens a streamed content block; its text and thinking deltas are mapped"),
     ("stream_event/content_block_stop", PARTIAL),
-    ("stream_event/content_block_delta/text_delta", PARTIAL),
     ("stream_event/content_block_delta/input_json_delta", PARTIAL),
     ("stream_event/content_block_delta/citations_delta", PARTIAL),
-    ("stream_event/content_block_delta/thinking_delta", PARTIAL),
     ("stream_event/content_block_delta/signature_delta", PARTIAL),
     ("stream_event/content_block_delta/compaction_delta", PARTIAL),
 ];

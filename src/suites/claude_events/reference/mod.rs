@@ -10,11 +10,18 @@
 //! nothing but the last successful result text becomes the one `result`
 //! event when the generator completes, followed by `done`; an aborted
 //! generator ends with `done {stopped: true}`, a failed one with `error`.
-//! Every event of a message with `parent_tool_use_id` carries `subagent_id`.
+//! Every event of a message with `parent_tool_use_id` carries `subagent_id`
+//! (for a transcript's inline sidechain entry, that of the spawn it belongs
+//! to). With partial messages on, `stream_event` text and thinking deltas
+//! become `delta` / `thinking` events and the final blocks they streamed add
+//! only what they did not carry; a block repeated under the same message id
+//! maps once; a cut-off stream (`end: "cut-off"`) adds nothing at the end
+//! and says `unfinished: true`.
 
 pub mod kinds;
 mod normalize;
 pub mod rule_ids;
+mod sidechains;
 
 pub use rule_ids::RULES;
 
@@ -31,5 +38,11 @@ pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let end = End::parse(input.get("end").unwrap_or(&Value::Null))?;
     let mut normalizer = ClaudeNormalizer::new(session_id);
     normalizer.feed(messages, trace);
-    Ok(normalizer.finish(&end, trace).to_value())
+    let mut output = normalizer.finish(&end, trace).to_value();
+    if end == End::CutOff
+        && let Some(object) = output.as_object_mut()
+    {
+        object.insert("unfinished".to_owned(), Value::Bool(true));
+    }
+    Ok(output)
 }

@@ -7,6 +7,7 @@
 //! between messages normalizes to the same events.
 
 use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, message_kind, rule};
+use super::sidechains::Sidechains;
 use crate::suite::RuleTrace;
 use crate::suites::agent_events::{
     BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, done_data,
@@ -26,21 +27,39 @@ pub enum End {
     Aborted,
     /// It threw another error: `error` with its message.
     Error(String),
+    /// The recording stops before the runtime finished: nothing is added.
+    CutOff,
 }
 
+const END_VALUES: &str = "`end` must be \"completed\", \"aborted\", \"cut-off\" or {\"error\": \"…\"}";
+
 impl End {
-    /// Reads `"completed"`, `"aborted"` or `{"error": "…"}`.
+    /// Reads `"completed"`, `"aborted"`, `"cut-off"` or `{"error": "…"}`.
     pub fn parse(value: &Value) -> Result<End, String> {
         match value {
             Value::String(s) if s == "completed" => Ok(End::Completed),
             Value::String(s) if s == "aborted" => Ok(End::Aborted),
+            Value::String(s) if s == "cut-off" => Ok(End::CutOff),
             Value::Object(object) => match object.get("error") {
                 Some(Value::String(message)) if object.len() == 1 => Ok(End::Error(message.clone())),
-                _ => Err("`end` must be \"completed\", \"aborted\" or {\"error\": \"…\"}".to_owned()),
+                _ => Err(END_VALUES.to_owned()),
             },
-            _ => Err("`end` must be \"completed\", \"aborted\" or {\"error\": \"…\"}".to_owned()),
+            _ => Err(END_VALUES.to_owned()),
         }
     }
+}
+
+/// A content block whose tokens arrived as `stream_event` deltas.
+#[derive(Debug)]
+struct StreamedBlock {
+    /// `text` or `thinking`.
+    kind: &'static str,
+    /// The stream's block index.
+    index: Option<u64>,
+    /// The text the deltas carried.
+    text: String,
+    /// The final assistant block for it has arrived.
+    finished: bool,
 }
 
 /// The result frame whose text becomes the final `result` event.
@@ -58,9 +77,21 @@ pub struct ClaudeNormalizer {
     final_text: Option<FinalText>,
     /// Open `can_use_tool` prompts: request id → tool name.
     permission_prompts: HashMap<String, Option<Value>>,
+    /// The content blocks mapped so far per assistant message id: a block
+    /// seen again (a duplicate frame) is not mapped twice.
+    seen_blocks: HashMap<String, Vec<Value>>,
+    /// Blocks streamed per message id.
+    streams: HashMap<String, Vec<StreamedBlock>>,
+    /// The message id of the latest `message_start`.
+    streaming_message: Option<String>,
+    /// Sub-agent spawns and the inline sidechain entries of transcripts.
+    sidechains: Sidechains,
 }
 
 const NO_TEXT: &str = "a text block without a text string";
+const REPEATED: &str = "repeats a content block of the same message (message.id) already mapped";
+const STREAMED: &str = "its text arrived as stream_event deltas, which were mapped";
+const STREAMED_OTHERWISE: &str = "its text differs from the stream_event deltas already mapped, which stand";
 const SUPERSEDED: &str = "superseded by a later result frame; only the last result text is emitted";
 
 impl ClaudeNormalizer {
@@ -71,6 +102,10 @@ impl ClaudeNormalizer {
             out: StreamOutput::default(),
             final_text: None,
             permission_prompts: HashMap::new(),
+            seen_blocks: HashMap::new(),
+            streams: HashMap::new(),
+            streaming_message: None,
+            sidechains: Sidechains::default(),
         }
     }
 
@@ -110,6 +145,13 @@ impl ClaudeNormalizer {
                 }
                 self.out.push(EventType::Error, error_data(message, None));
             }
+            End::CutOff => {
+                trace.hit("claude.stream.cut-off");
+                if let Some(final_text) = final_text {
+                    let reason = "the stream was cut off, so no final result is emitted";
+                    self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
+                }
+            }
         }
         self.out
     }
@@ -135,6 +177,18 @@ impl ClaudeNormalizer {
             "user" => self.content(kind, message, Role::User, trace),
             "control_request/can_use_tool" => self.permission_request(kind, message, trace),
             "control_response" => self.control_response(kind, message, trace),
+            "stream_event/message_start" | "stream_event/content_block_start" => {
+                self.stream_start(message);
+                trace.hit("claude.kind.ignored");
+                let reason = match rule(&kind) {
+                    Some(KindRule::Ignored(reason)) => reason,
+                    _ => UNKNOWN_KIND,
+                };
+                self.ignore(kind, Cow::Borrowed(reason));
+            }
+            "stream_event/content_block_delta/text_delta" | "stream_event/content_block_delta/thinking_delta" => {
+                self.stream_delta(kind, message, trace)
+            }
             _ if kind.starts_with("result/") => self.result(kind, message, trace),
             _ => match rule(&kind) {
                 Some(KindRule::Ignored(reason)) => {
@@ -174,6 +228,7 @@ impl ClaudeNormalizer {
         if subagent_id.is_some() {
             trace.hit("claude.subagent-id");
         }
+        let subagent_id = subagent_id.or_else(|| self.sidechains.attribute(message, trace));
         let content = message.get("message").and_then(|m| m.get("content"));
         let Some(blocks) = content.and_then(Value::as_array) else {
             let reason = if truthy(content) { "content is not a block array (plain text)" } else { "no content" };
@@ -184,11 +239,41 @@ impl ClaudeNormalizer {
             Role::Assistant => "claude.assistant.blocks",
             Role::User => "claude.user.tool-results",
         });
+        let message_id = match role {
+            Role::Assistant => message.get("message").and_then(|m| m.get("id")).and_then(Value::as_str),
+            Role::User => None,
+        };
         let mut dispositions = Vec::with_capacity(blocks.len());
         for block in blocks {
             let block_first = self.out.next_index();
             let block_type = block.get("type").and_then(Value::as_str).unwrap_or("(none)").to_owned();
-            let reason = self.block(role, &block_type, block, subagent_id.as_deref(), trace);
+            if let Some(id) = message_id {
+                let seen = self.seen_blocks.entry(id.to_owned()).or_default();
+                if seen.iter().any(|earlier| repeats(earlier, block)) {
+                    trace.hit("claude.assistant.repeated-block");
+                    dispositions
+                        .push(BlockDisposition { block_type, outcome: Outcome::Ignored(Cow::Borrowed(REPEATED)) });
+                    continue;
+                }
+                seen.push(block.clone());
+            }
+            let streamed = match (message_id, block_type.as_str()) {
+                (Some(id), "text" | "thinking") => self.finish_streamed(id, &block_type, block),
+                _ => None,
+            };
+            let reason = match streamed {
+                Some(Streamed::AlreadyEmitted(reason)) => {
+                    trace.hit("claude.block.streamed");
+                    Some(reason)
+                }
+                Some(Streamed::Remainder(rest)) => {
+                    trace.hit("claude.block.streamed");
+                    let event_type = if block_type == "text" { EventType::Delta } else { EventType::Thinking };
+                    self.emit(event_type, text_data(&rest), subagent_id.as_deref());
+                    None
+                }
+                None => self.block(role, &block_type, block, subagent_id.as_deref(), trace),
+            };
             let reason = Cow::Borrowed(reason.unwrap_or(NO_TEXT));
             let outcome = outcome_since(block_first, self.out.next_index(), reason);
             dispositions.push(BlockDisposition { block_type, outcome });
@@ -231,6 +316,11 @@ impl ClaudeNormalizer {
             }
             (Role::Assistant, "tool_use" | "server_tool_use" | "mcp_tool_use") => {
                 let data = tool_start(block, block_type == "tool_use", trace);
+                if data.contains_key("subagent_spawn")
+                    && let Some(id) = block.get("id").and_then(Value::as_str)
+                {
+                    self.sidechains.spawned(id, block.get("input"));
+                }
                 self.emit(EventType::ToolStart, data, subagent_id);
             }
             (Role::Assistant, _) => {
@@ -239,10 +329,89 @@ impl ClaudeNormalizer {
             }
             (Role::User, _) => {
                 trace.hit("claude.block.tool-result");
+                if let Some(id) = block.get("tool_use_id").and_then(Value::as_str) {
+                    self.sidechains.returned(id);
+                }
                 self.emit(EventType::ToolResult, tool_result(block), subagent_id);
             }
         }
         None
+    }
+
+    /// `message_start` names the message the following deltas belong to;
+    /// `content_block_start` opens a streamed block (with its initial text).
+    fn stream_start(&mut self, message: &Map<String, Value>) {
+        let event = message.get("event");
+        let frame_id = message.get("api_message_id").and_then(Value::as_str).map(str::to_owned);
+        if event.and_then(|e| e.get("type")).and_then(Value::as_str) == Some("message_start") {
+            let id = event.and_then(|e| e.pointer("/message/id")).and_then(Value::as_str).map(str::to_owned);
+            self.streaming_message = id.or(frame_id);
+            return;
+        }
+        let Some(id) = frame_id.or_else(|| self.streaming_message.clone()) else { return };
+        let block = event.and_then(|e| e.get("content_block"));
+        let (kind, key) = match block.and_then(|b| b.get("type")).and_then(Value::as_str) {
+            Some("text") => ("text", "text"),
+            Some("thinking") => ("thinking", "thinking"),
+            _ => return,
+        };
+        let text = block.and_then(|b| b.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let index = event.and_then(|e| e.get("index")).and_then(Value::as_u64);
+        self.streams.entry(id).or_default().push(StreamedBlock { kind, index, text, finished: false });
+    }
+
+    /// A `text_delta` → `delta`, a `thinking_delta` → `thinking`, with the
+    /// text remembered so that the final block adds only what the deltas
+    /// did not carry.
+    fn stream_delta(&mut self, kind: String, message: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+        let first = self.out.next_index();
+        let event = message.get("event");
+        let delta = event.and_then(|e| e.get("delta"));
+        let (block_kind, key, event_type) = if kind.ends_with("/text_delta") {
+            ("text", "text", EventType::Delta)
+        } else {
+            ("thinking", "thinking", EventType::Thinking)
+        };
+        let Some(text) = delta.and_then(|d| d.get(key)).and_then(Value::as_str) else {
+            return self.ignore(kind, Cow::Borrowed("a delta without its text string"));
+        };
+        trace.hit(if block_kind == "text" {
+            "claude.stream-event.text-delta"
+        } else {
+            "claude.stream-event.thinking-delta"
+        });
+        let id = message.get("api_message_id").and_then(Value::as_str).map(str::to_owned);
+        if let Some(id) = id.or_else(|| self.streaming_message.clone()) {
+            let index = event.and_then(|e| e.get("index")).and_then(Value::as_u64);
+            let blocks = self.streams.entry(id).or_default();
+            let open = blocks
+                .iter()
+                .rposition(|b| !b.finished && b.kind == block_kind && (index.is_none() || b.index == index));
+            match open {
+                Some(position) => blocks[position].text.push_str(text),
+                None => blocks.push(StreamedBlock { kind: block_kind, index, text: text.to_owned(), finished: false }),
+            }
+        }
+        let subagent_id = non_empty_str(message.get("parent_tool_use_id")).map(str::to_owned);
+        if subagent_id.is_some() {
+            trace.hit("claude.subagent-id");
+        }
+        self.emit(event_type, text_data(text), subagent_id.as_deref());
+        self.out.settle(kind, first, Cow::Borrowed("no event produced"));
+    }
+
+    /// The final `text` / `thinking` block of message `id`: if its tokens
+    /// were streamed, what it still has to emit.
+    fn finish_streamed(&mut self, id: &str, kind: &str, block: &Value) -> Option<Streamed> {
+        let streamed = self.streams.get_mut(id)?.iter_mut().find(|b| !b.finished && b.kind == kind)?;
+        streamed.finished = true;
+        let key = if kind == "text" { "text" } else { "thinking" };
+        let text = block.get(key).and_then(Value::as_str).unwrap_or_default();
+        Some(match text.strip_prefix(streamed.text.as_str()) {
+            Some("") => Streamed::AlreadyEmitted(STREAMED),
+            Some(rest) => Streamed::Remainder(rest.to_owned()),
+            None => Streamed::AlreadyEmitted(STREAMED_OTHERWISE),
+        })
     }
 
     /// Pushes an event, tagging it with the sub-agent it came from.
@@ -324,6 +493,33 @@ impl ClaudeNormalizer {
             trace.hit("claude.control-response.other");
         }
         self.out.settle(kind, first, Cow::Borrowed("answers a control request of the client, not a permission prompt"));
+    }
+}
+
+/// What a final block whose tokens were streamed still emits.
+enum Streamed {
+    /// Nothing: the deltas carried it (or disagree with it).
+    AlreadyEmitted(&'static str),
+    /// The part the deltas did not carry.
+    Remainder(String),
+}
+
+/// Whether `block` repeats `earlier` (blocks of one message id): the same
+/// block, or a tool block with the same id.
+fn repeats(earlier: &Value, block: &Value) -> bool {
+    if earlier == block {
+        return true;
+    }
+    tool_block_id(block).is_some() && tool_block_id(earlier) == tool_block_id(block)
+}
+
+/// The id of a block that opens a tool call.
+fn tool_block_id(block: &Value) -> Option<&str> {
+    let ty = block.get("type").and_then(Value::as_str).unwrap_or_default();
+    if matches!(ty, "tool_use" | "server_tool_use" | "mcp_tool_use") {
+        block.get("id").and_then(Value::as_str)
+    } else {
+        None
     }
 }
 

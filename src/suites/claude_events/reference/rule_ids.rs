@@ -8,9 +8,11 @@
 /// Every rule id the `claude-events` reference can report, sorted.
 pub const RULES: &[&str] = &[
     "claude.assistant.blocks",
+    "claude.assistant.repeated-block",
     "claude.block.ignored",
     "claude.block.server-tool-result",
     "claude.block.server-tool-start",
+    "claude.block.streamed",
     "claude.block.text-delta",
     "claude.block.thinking",
     "claude.block.tool-result",
@@ -33,6 +35,10 @@ pub const RULES: &[&str] = &[
     "claude.result.final-text",
     "claude.result.no-text",
     "claude.result.superseded",
+    "claude.sidechain.subagent-id",
+    "claude.stream-event.text-delta",
+    "claude.stream-event.thinking-delta",
+    "claude.stream.cut-off",
     "claude.subagent-id",
     "claude.tool-start.input-field",
     "claude.tool-start.subagent-spawn",
