@@ -288,7 +288,7 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
         assert!(conform::validate::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
         let case = CaseRequest { suite: suite_name, fixture: "x", fixture_version: 1, input: &reduction.input };
         assert!(
-            Signature::of(&implementation.run_case(&case).outcome, &document["expected"], &[]).is_some(),
+            Failure::of(&implementation.run_case(&case).outcome, &document["expected"], &[]).is_some(),
             "{fixture}: the implementation still fails the reduced case"
         );
         eprintln!("{suite_name}/{fixture} against {}: {before} → {after} messages", implementation.info().name);
