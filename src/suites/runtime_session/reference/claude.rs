@@ -255,6 +255,7 @@ impl ClaudeAdapter {
         trace: &mut dyn RuleTrace,
     ) -> Result<(), String> {
         let tool = super::session::required_str(call, "toolName")?.to_owned();
+        // A missing input is omitted from the events and `{}` in the answer.
         let input = call.get("input").cloned().unwrap_or(Value::Null);
         let Some(session) = self.session(id) else {
             trace.hit("session.claude.message-without-run");
@@ -267,7 +268,9 @@ impl ClaudeAdapter {
         trace.hit("session.claude.can-use-tool");
         let mut data = Map::new();
         data.insert("tool_name".to_owned(), Value::from(tool.clone()));
-        data.insert("tool_input".to_owned(), input.clone());
+        if !input.is_null() {
+            data.insert("tool_input".to_owned(), input.clone());
+        }
         out.event(id, "permission_request", data);
         let command = if tool == "Bash" { input.get("command").and_then(Value::as_str).unwrap_or("") } else { "" };
         match automatic_verdict(&session.params, &tool, command, trace) {

@@ -34,51 +34,82 @@ enum Adapter {
 /// without its expected* members]}`; the result is `{steps: [{expectedWrites,
 /// expectedEvents}], expectedState: {sessions, capabilities}}`.
 pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
-    let input = input.as_object().ok_or("the input is not a JSON object")?;
     let steps = input.get("steps").and_then(Value::as_array).ok_or("the input needs a `steps` array")?;
-    let mut adapter = match input.get("runtime").and_then(Value::as_str) {
-        Some("codex") => {
-            let client_info = input.get("clientInfo").cloned().unwrap_or_else(codex::default_client_info);
-            Adapter::Codex(codex::CodexAdapter::new(client_info))
-        }
-        Some("claude") => Adapter::Claude(claude::ClaudeAdapter::default()),
-        _ => return Err("`runtime` must be \"codex\" or \"claude\"".to_owned()),
-    };
-    let mut mentioned: Vec<String> = Vec::new();
-    let mut expectations = Vec::with_capacity(steps.len());
-    for (index, step) in steps.iter().enumerate() {
-        let step = step.as_object().ok_or_else(|| format!("steps[{index}] is not an object"))?;
-        for key in ["session", "from"] {
-            if let Some(id) = step.get(key).and_then(Value::as_str).filter(|id| !mentioned.iter().any(|m| m == id)) {
-                mentioned.push(id.to_owned());
+    let mut replay = Replay::new(input)?;
+    replay.feed(steps, trace)?;
+    Ok(replay.finish())
+}
+
+/// A script replayed step by step: feeding the steps in pieces gives what
+/// feeding them at once gives, and a step's expectations never depend on
+/// the steps after it (a live adapter cannot see ahead).
+#[derive(Debug)]
+pub struct Replay {
+    adapter: Adapter,
+    /// Session ids in the order the script first names them.
+    mentioned: Vec<String>,
+    expectations: Vec<Value>,
+}
+
+impl Replay {
+    /// An adapter for the input's `runtime` (and `clientInfo`), before any
+    /// step.
+    pub fn new(input: &Value) -> Result<Replay, String> {
+        let input = input.as_object().ok_or("the input is not a JSON object")?;
+        let adapter = match input.get("runtime").and_then(Value::as_str) {
+            Some("codex") => {
+                let client_info = input.get("clientInfo").cloned().unwrap_or_else(codex::default_client_info);
+                Adapter::Codex(codex::CodexAdapter::new(client_info))
             }
-        }
-        let mut out = StepOutput::default();
-        run_step(&mut adapter, step, &mut out, trace).map_err(|problem| format!("steps[{index}]: {problem}"))?;
-        let mut expected = Map::new();
-        expected.insert("expectedWrites".to_owned(), Value::Array(out.writes));
-        expected.insert("expectedEvents".to_owned(), Value::Array(out.events));
-        expectations.push(Value::Object(expected));
-    }
-    let mut sessions = Map::new();
-    for id in &mentioned {
-        let info = match &adapter {
-            Adapter::Codex(codex) => codex.get_session(id),
-            Adapter::Claude(claude) => claude.get_session(id),
+            Some("claude") => Adapter::Claude(claude::ClaudeAdapter::default()),
+            _ => return Err("`runtime` must be \"codex\" or \"claude\"".to_owned()),
         };
-        sessions.insert(id.clone(), info);
+        Ok(Replay { adapter, mentioned: Vec::new(), expectations: Vec::new() })
     }
-    let capabilities = match &adapter {
-        Adapter::Codex(codex) => codex.capabilities(),
-        Adapter::Claude(claude) => claude.capabilities(),
-    };
-    let mut state = Map::new();
-    state.insert("sessions".to_owned(), Value::Object(sessions));
-    state.insert("capabilities".to_owned(), capabilities);
-    let mut output = Map::new();
-    output.insert("steps".to_owned(), Value::Array(expectations));
-    output.insert("expectedState".to_owned(), Value::Object(state));
-    Ok(Value::Object(output))
+
+    /// Replays the next steps.
+    pub fn feed(&mut self, steps: &[Value], trace: &mut dyn RuleTrace) -> Result<(), String> {
+        for step in steps {
+            let index = self.expectations.len();
+            let step = step.as_object().ok_or_else(|| format!("steps[{index}] is not an object"))?;
+            for key in ["session", "from"] {
+                let id = step.get(key).and_then(Value::as_str);
+                if let Some(id) = id.filter(|id| !self.mentioned.iter().any(|known| known == id)) {
+                    self.mentioned.push(id.to_owned());
+                }
+            }
+            let mut out = StepOutput::default();
+            run_step(&mut self.adapter, step, &mut out, trace).map_err(|problem| format!("steps[{index}]: {problem}"))?;
+            let mut expected = Map::new();
+            expected.insert("expectedWrites".to_owned(), Value::Array(out.writes));
+            expected.insert("expectedEvents".to_owned(), Value::Array(out.events));
+            self.expectations.push(Value::Object(expected));
+        }
+        Ok(())
+    }
+
+    /// `{steps, expectedState}` after the steps fed so far.
+    pub fn finish(self) -> Value {
+        let mut sessions = Map::new();
+        for id in &self.mentioned {
+            let info = match &self.adapter {
+                Adapter::Codex(codex) => codex.get_session(id),
+                Adapter::Claude(claude) => claude.get_session(id),
+            };
+            sessions.insert(id.clone(), info);
+        }
+        let capabilities = match &self.adapter {
+            Adapter::Codex(codex) => codex.capabilities(),
+            Adapter::Claude(claude) => claude.capabilities(),
+        };
+        let mut state = Map::new();
+        state.insert("sessions".to_owned(), Value::Object(sessions));
+        state.insert("capabilities".to_owned(), capabilities);
+        let mut output = Map::new();
+        output.insert("steps".to_owned(), Value::Array(self.expectations));
+        output.insert("expectedState".to_owned(), Value::Object(state));
+        Value::Object(output)
+    }
 }
 
 /// The step kinds: a user action (`do`), or what the runtime did.
