@@ -79,7 +79,8 @@ impl Replay {
                 }
             }
             let mut out = StepOutput::default();
-            run_step(&mut self.adapter, step, &mut out, trace).map_err(|problem| format!("steps[{index}]: {problem}"))?;
+            run_step(&mut self.adapter, step, &mut out, trace)
+                .map_err(|problem| format!("steps[{index}]: {problem}"))?;
             let mut expected = Map::new();
             expected.insert("expectedWrites".to_owned(), Value::Array(out.writes));
             expected.insert("expectedEvents".to_owned(), Value::Array(out.events));
