@@ -22,6 +22,7 @@ pub mod codex_app_server_events;
 pub mod codex_exec_events;
 pub mod event_fold;
 pub mod pagination;
+pub mod runtime_session;
 pub mod sse;
 pub mod tool_policy;
 
@@ -40,6 +41,7 @@ pub fn all() -> &'static [&'static dyn Suite] {
         &codex_exec_events::CodexExecEventsSuite,
         &event_fold::EventFoldSuite,
         &tool_policy::ToolPolicySuite,
+        &runtime_session::RuntimeSessionSuite,
     ]
 }
 

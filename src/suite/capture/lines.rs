@@ -6,7 +6,7 @@
 //! except that it may be empty, and its errors say they are about the
 //! companion.
 
-use crate::json::parse_json_lines;
+use crate::json::{JsonLine, parse_json_lines};
 use serde_json::Value;
 use thiserror::Error;
 
@@ -72,8 +72,49 @@ pub fn parse_companion_lines(text: &str) -> Result<Vec<Value>, ImportError> {
     Ok(lines.into_iter().map(|line| line.value).collect())
 }
 
+/// The last line of a capture, dropped because it is not JSON: the writer
+/// was stopped in the middle of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CutLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// What the parser said about it.
+    pub message: String,
+}
+
+impl CutLine {
+    /// The notice `conform capture` prints for the dropped line.
+    pub fn notice(&self) -> String {
+        format!("line {} was cut mid-write ({}); it is dropped and the case ends cut off", self.line, self.message)
+    }
+}
+
+/// Like [`parse_capture_lines`], except that a last line which is not JSON
+/// (the capture was stopped while the line was being written) is dropped and
+/// returned beside the lines instead of failing the import. Only the last
+/// non-blank line gets this leniency: a broken line before it still fails.
+pub fn parse_capture_lines_cut_tail(text: &str) -> Result<(Vec<CaptureLine>, Option<CutLine>), ImportError> {
+    let mut parsed = parse_json_lines(text);
+    let cut = match parsed.last() {
+        Some(JsonLine { line, value: Err(err) }) => Some(CutLine { line: *line, message: err.message.clone() }),
+        _ => None,
+    };
+    if cut.is_some() {
+        parsed.pop();
+    }
+    let lines = checked(parsed)?;
+    if lines.is_empty() && cut.is_none() {
+        return Err(ImportError::Empty);
+    }
+    Ok((lines, cut))
+}
+
 fn objects(text: &str) -> Result<Vec<CaptureLine>, ImportError> {
-    parse_json_lines(text)
+    checked(parse_json_lines(text))
+}
+
+fn checked(parsed: Vec<JsonLine>) -> Result<Vec<CaptureLine>, ImportError> {
+    parsed
         .into_iter()
         .map(|parsed| {
             let value = parsed.value.map_err(|err| ImportError::Json {
@@ -115,6 +156,21 @@ mod tests {
         );
         assert!(matches!(parse_capture_lines("{}\n{oops").unwrap_err(), ImportError::Json { line: 2, .. }));
         assert_eq!(parse_capture_lines("\n \n").unwrap_err(), ImportError::Empty);
+    }
+
+    #[test]
+    fn a_last_line_cut_mid_write_is_dropped_and_named() {
+        let (lines, cut) = parse_capture_lines_cut_tail("{\"a\":1}\n{\"b\":").unwrap();
+        assert_eq!(lines.len(), 1);
+        let cut = cut.unwrap();
+        assert_eq!(cut.line, 2);
+        assert!(cut.notice().starts_with("line 2 was cut mid-write (EOF while parsing"), "{}", cut.notice());
+        assert!(matches!(parse_capture_lines_cut_tail("{oops\n{}").unwrap_err(), ImportError::Json { line: 1, .. }));
+        assert_eq!(
+            parse_capture_lines_cut_tail("{}\n").unwrap(),
+            (vec![CaptureLine { line: 1, value: serde_json::json!({}) }], None)
+        );
+        assert_eq!(parse_capture_lines_cut_tail("\n").unwrap_err(), ImportError::Empty);
     }
 
     #[test]

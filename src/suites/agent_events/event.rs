@@ -143,6 +143,9 @@ pub struct StreamOutput {
     pub events: Vec<NormalizedEvent>,
     /// One disposition per input item, in input order.
     pub dispositions: Vec<Disposition>,
+    /// The stream was cut off before the runtime finished (`end: "cut-off"`):
+    /// projected as `"unfinished": true`, and absent otherwise.
+    pub unfinished: bool,
 }
 
 impl StreamOutput {
@@ -169,11 +172,14 @@ impl StreamOutput {
         self.dispositions.push(disposition);
     }
 
-    /// `{events, dispositions}`.
+    /// `{events, dispositions}`, with `unfinished: true` for a cut-off stream.
     pub fn to_value(&self) -> Value {
         let mut object = Map::new();
         object.insert("events".to_owned(), self.events.iter().map(NormalizedEvent::to_value).collect());
         object.insert("dispositions".to_owned(), self.dispositions.iter().map(Disposition::to_value).collect());
+        if self.unfinished {
+            object.insert("unfinished".to_owned(), Value::Bool(true));
+        }
         Value::Object(object)
     }
 }

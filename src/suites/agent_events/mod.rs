@@ -22,4 +22,4 @@ pub use event::{
     outcome_since, put, session_ready_data, text_data, thinking_data,
 };
 pub use pointer_context::normalized_pointer_context;
-pub use wire::{InvalidItemRules, decode_object, stream_input};
+pub use wire::{InvalidItemRules, decode_object, ends_cut_off, stream_input};

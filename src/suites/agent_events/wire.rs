@@ -21,6 +21,18 @@ pub fn stream_input<'a>(input: &'a Value, list: &str) -> Result<(&'a [Value], Op
     Ok((items, session_id))
 }
 
+/// Whether a Codex suite's input says the stream was cut off: its optional
+/// `end` member is `"cut-off"` (the recording stops before the runtime
+/// finished). Absent and `"completed"` mean the stream is complete as given.
+pub fn ends_cut_off(input: &Value) -> Result<bool, String> {
+    match input.get("end") {
+        None => Ok(false),
+        Some(Value::String(end)) if end == "completed" => Ok(false),
+        Some(Value::String(end)) if end == "cut-off" => Ok(true),
+        Some(_) => Err("`end` must be \"completed\" or \"cut-off\"".to_owned()),
+    }
+}
+
 /// The rule ids a normalizer reports for an item it cannot read.
 #[derive(Clone, Copy, Debug)]
 pub struct InvalidItemRules {

@@ -7,17 +7,28 @@
 //! to server requests matter (they carry the approval decision); each is
 //! placed, as `{"client": line}`, right after the server request it answers.
 //! The client's own requests are left out.
+//!
+//! A capture that stops before the runtime finished gets `end: "cut-off"`:
+//! when a `turn/started` has no `turn/completed` (matched by thread and turn
+//! id), or when its last line was cut mid-write (that line is dropped and
+//! named in a notice).
 
 use crate::json::to_compact_string;
-use crate::suite::capture::lines::{ImportError, parse_capture_lines, parse_companion_lines};
+use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, parse_companion_lines};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
 use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 
 /// Imports an app-server stdout capture together with the client's lines,
-/// if any, as one `codex-app-server-events` input `{frames}`.
+/// if any, as one `codex-app-server-events` input `{frames, end?}`.
 pub fn import_app_server(text: &str, client: Option<&str>) -> Result<Vec<Value>, ImportError> {
-    let lines = parse_capture_lines(text)?;
+    import_app_server_file(text, client).map(|file| file.inputs)
+}
+
+/// [`import_app_server`] with the notices of a cut-off capture.
+fn import_app_server_file(text: &str, client: Option<&str>) -> Result<FileImport, ImportError> {
+    let (lines, cut) = parse_capture_lines_cut_tail(text)?;
     let mut answers: Vec<Value> = client
         .map(parse_companion_lines)
         .transpose()?
@@ -26,9 +37,11 @@ pub fn import_app_server(text: &str, client: Option<&str>) -> Result<Vec<Value>,
         .filter(|value| !value.as_object().is_some_and(|o| o.contains_key("method")) && value.get("id").is_some())
         .collect();
 
+    let mut open_turns = BTreeSet::new();
     let mut frames = Vec::with_capacity(lines.len() + answers.len());
     for line in lines {
         let frame = line.value;
+        track_turn(&frame, &mut open_turns);
         let request_id = frame.get("method").and(frame.get("id")).filter(|id| !id.is_null()).map(to_compact_string);
         frames.push(frame);
         let answer = request_id.and_then(|request_id| {
@@ -43,20 +56,51 @@ pub fn import_app_server(text: &str, client: Option<&str>) -> Result<Vec<Value>,
             frames.push(Value::Object(wrapped));
         }
     }
+    let mut notes: Vec<String> = cut.iter().map(|cut| cut.notice()).collect();
+    if !open_turns.is_empty() {
+        notes.push(format!(
+            "{} turn/started without its turn/completed: the case ends cut off",
+            match open_turns.len() {
+                1 => "a".to_owned(),
+                n => n.to_string(),
+            }
+        ));
+    }
     let mut input = Map::new();
     input.insert("frames".to_owned(), Value::Array(frames));
-    Ok(vec![Value::Object(input)])
+    if cut.is_some() || !open_turns.is_empty() {
+        input.insert("end".to_owned(), Value::from("cut-off"));
+    }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    Ok(FileImport { inputs: vec![Value::Object(input)], note })
+}
+
+/// Keeps the set of turns started and not yet completed, keyed by thread and
+/// turn id (compact JSON; a missing id is `null`).
+fn track_turn(frame: &Value, open: &mut BTreeSet<(String, String)>) {
+    let method = frame.get("method").and_then(Value::as_str);
+    let params = frame.get("params");
+    let key = || {
+        let id = |value: Option<&Value>| to_compact_string(value.unwrap_or(&Value::Null));
+        let params = params.unwrap_or(&Value::Null);
+        (id(params.get("threadId")), id(params.get("turn").and_then(|turn| turn.get("id"))))
+    };
+    match method {
+        Some("turn/started") => {
+            open.insert(key());
+        }
+        Some("turn/completed") => {
+            open.remove(&key());
+        }
+        _ => {}
+    }
 }
 
 /// `--from codex-app-server-jsonl`: one case per capture file, with its
 /// `.client.jsonl` companion.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
-    let stream = Stream {
-        import: |text, client| import_app_server(text, client).map(FileImport::from),
-        companion: Some(".client.jsonl"),
-        list: "frames",
-        noun: "frames",
-    };
+    let stream =
+        Stream { import: import_app_server_file, companion: Some(".client.jsonl"), list: "frames", noun: "frames" };
     per_file::import(files, &stream)
 }
 
@@ -77,5 +121,20 @@ mod tests {
         assert_eq!(frames.len(), 4);
         assert_eq!(frames[2]["client"]["result"]["decision"], "accept");
         assert_eq!(frames[3]["method"], "serverRequest/resolved");
+        assert_eq!(inputs[0].get("end"), None);
+    }
+
+    #[test]
+    fn a_turn_without_its_completion_or_a_cut_line_ends_cut_off() {
+        let started = "{\"method\":\"turn/started\",\"params\":{\"threadId\":\"t\",\"turn\":{\"id\":\"u1\"}}}\n";
+        let completed = "{\"method\":\"turn/completed\",\"params\":{\"threadId\":\"t\",\"turn\":{\"id\":\"u1\"}}}\n";
+        let whole = import_app_server_file(&format!("{started}{completed}"), None).unwrap();
+        assert_eq!((whole.inputs[0].get("end"), whole.note), (None, None));
+        let open = import_app_server_file(started, None).unwrap();
+        assert_eq!(open.inputs[0]["end"], "cut-off");
+        assert_eq!(open.note.as_deref(), Some("a turn/started without its turn/completed: the case ends cut off"));
+        let cut = import_app_server_file(&format!("{started}{completed}{{\"method\":\"item/sta"), None).unwrap();
+        assert_eq!(cut.inputs[0]["end"], "cut-off");
+        assert_eq!(cut.inputs[0]["frames"].as_array().map(Vec::len), Some(2));
     }
 }

@@ -5,29 +5,50 @@
 //! `id` key of 0.171's web_search items keeps its first position and its
 //! last value. Fixtures that must show the raw duplicate key keep that line
 //! as text.
+//!
+//! A capture that stops before the runtime finished gets `end: "cut-off"`:
+//! when its last `turn.started` has no `turn.completed` or `turn.failed`
+//! after it, or when its last line was cut mid-write (that line is dropped
+//! and named in a notice).
 
-use crate::suite::capture::lines::{ImportError, parse_capture_lines};
+use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
 use serde_json::{Map, Value};
 
 /// Imports a `codex exec --json` capture as one `codex-exec-events` input
-/// `{lines}`.
+/// `{lines, end?}`.
 pub fn import_exec(text: &str) -> Result<Vec<Value>, ImportError> {
-    let lines = parse_capture_lines(text)?;
+    import_exec_file(text).map(|file| file.inputs)
+}
+
+/// [`import_exec`] with the notices of a cut-off capture.
+fn import_exec_file(text: &str) -> Result<FileImport, ImportError> {
+    let (lines, cut) = parse_capture_lines_cut_tail(text)?;
+    let lines: Vec<Value> = lines.into_iter().map(|line| line.value).collect();
+    let position = |types: &[&str]| {
+        lines.iter().rposition(|line| line.get("type").and_then(Value::as_str).is_some_and(|t| types.contains(&t)))
+    };
+    let open_turn = match (position(&["turn.started"]), position(&["turn.completed", "turn.failed"])) {
+        (Some(started), Some(ended)) => started > ended,
+        (started, _) => started.is_some(),
+    };
+    let mut notes: Vec<String> = cut.iter().map(|cut| cut.notice()).collect();
+    if open_turn {
+        notes.push("the last turn.started has no turn.completed or turn.failed: the case ends cut off".to_owned());
+    }
     let mut input = Map::new();
-    input.insert("lines".to_owned(), lines.into_iter().map(|line| line.value).collect());
-    Ok(vec![Value::Object(input)])
+    input.insert("lines".to_owned(), Value::Array(lines));
+    if open_turn || cut.is_some() {
+        input.insert("end".to_owned(), Value::from("cut-off"));
+    }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
+    Ok(FileImport { inputs: vec![Value::Object(input)], note })
 }
 
 /// `--from codex-exec-jsonl`: one case per capture file.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
-    let stream = Stream {
-        import: |text, _| import_exec(text).map(FileImport::from),
-        companion: None,
-        list: "lines",
-        noun: "lines",
-    };
+    let stream = Stream { import: |text, _| import_exec_file(text), companion: None, list: "lines", noun: "lines" };
     per_file::import(files, &stream)
 }
 
@@ -39,6 +60,18 @@ mod tests {
     fn exec_lines_keep_the_last_value_of_a_duplicate_key() {
         let inputs = import_exec("{\"id\":\"item_0\",\"type\":\"web_search\",\"id\":\"ws_1\"}\n").unwrap();
         assert_eq!(inputs[0]["lines"][0]["id"], "ws_1");
+    }
+
+    #[test]
+    fn a_run_without_its_terminal_frame_or_with_a_cut_line_ends_cut_off() {
+        let complete = import_exec("{\"type\":\"turn.started\"}\n{\"type\":\"turn.completed\"}\n").unwrap();
+        assert_eq!(complete[0].get("end"), None);
+        let open = import_exec_file("{\"type\":\"turn.completed\"}\n{\"type\":\"turn.started\"}\n").unwrap();
+        assert_eq!(open.inputs[0]["end"], "cut-off");
+        let cut = import_exec_file("{\"type\":\"turn.started\"}\n{\"type\":\"turn.comp").unwrap();
+        assert_eq!(cut.inputs[0]["lines"].as_array().map(Vec::len), Some(1));
+        assert_eq!(cut.inputs[0]["end"], "cut-off");
+        assert!(cut.note.unwrap_or_default().starts_with("line 2 was cut mid-write"));
     }
 
     #[test]

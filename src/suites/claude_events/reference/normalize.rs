@@ -116,6 +116,12 @@ impl ClaudeNormalizer {
         }
     }
 
+    /// What the stream has produced so far (a live adapter reads the events
+    /// each item adds).
+    pub fn output(&self) -> &StreamOutput {
+        &self.out
+    }
+
     /// Ends the stream the way the generator ended and returns everything
     /// produced.
     pub fn finish(mut self, end: &End, trace: &mut dyn RuleTrace) -> StreamOutput {

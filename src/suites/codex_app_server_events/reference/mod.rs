@@ -24,13 +24,21 @@ pub use rule_ids::RULES;
 pub use normalize::AppServerNormalizer;
 
 use crate::suite::RuleTrace;
-use crate::suites::agent_events::stream_input;
+use crate::suites::agent_events::{ends_cut_off, stream_input};
 use serde_json::Value;
 
-/// The suite reference: `{sessionId?, frames}` → `{events, dispositions}`.
+/// The suite reference: `{sessionId?, frames, end?}` → `{events, dispositions, unfinished?}`.
 pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let (frames, session_id) = stream_input(input, "frames")?;
     let mut normalizer = AppServerNormalizer::new(session_id);
+    let cut_off = ends_cut_off(input)?;
     normalizer.feed(frames, trace);
-    Ok(normalizer.finish().to_value())
+    let mut output = normalizer.finish();
+    if cut_off {
+        // The prefix is all there is: no `done`, no error for the unfinished
+        // turn, open tools stay open (the normalizer never synthesizes them).
+        trace.hit("app-server.stream.cut-off");
+        output.unfinished = true;
+    }
+    Ok(output.to_value())
 }

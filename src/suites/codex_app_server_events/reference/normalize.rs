@@ -61,6 +61,12 @@ impl AppServerNormalizer {
         }
     }
 
+    /// What the stream has produced so far (a live adapter reads the events
+    /// each item adds).
+    pub fn output(&self) -> &StreamOutput {
+        &self.out
+    }
+
     /// Ends the stream and returns everything produced.
     pub fn finish(self) -> StreamOutput {
         self.out

@@ -29,6 +29,7 @@ pub const RULES: &[&str] = &[
     "app-server.request-resolved.already-answered",
     "app-server.request-resolved.without-answer",
     "app-server.response",
+    "app-server.stream.cut-off",
     "app-server.thread-started.child",
     "app-server.thread-started.session-ready",
     "app-server.turn-completed.done",

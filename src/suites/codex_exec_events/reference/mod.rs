@@ -21,13 +21,21 @@ pub use rule_ids::RULES;
 pub use normalize::{ExecNormalizer, RETRY_NOTICE_PREFIX, line_kind, rule};
 
 use crate::suite::RuleTrace;
-use crate::suites::agent_events::stream_input;
+use crate::suites::agent_events::{ends_cut_off, stream_input};
 use serde_json::Value;
 
-/// The suite reference: `{sessionId?, lines}` → `{events, dispositions}`.
+/// The suite reference: `{sessionId?, lines, end?}` → `{events, dispositions, unfinished?}`.
 pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let (lines, session_id) = stream_input(input, "lines")?;
     let mut normalizer = ExecNormalizer::new(session_id);
+    let cut_off = ends_cut_off(input)?;
     normalizer.feed(lines, trace);
-    Ok(normalizer.finish().to_value())
+    let mut output = normalizer.finish();
+    if cut_off {
+        // The prefix is all there is: no `done`, no error for the unfinished
+        // turn, open tools stay open (the normalizer never synthesizes them).
+        trace.hit("exec.stream.cut-off");
+        output.unfinished = true;
+    }
+    Ok(output.to_value())
 }

@@ -18,6 +18,7 @@ pub const RULES: &[&str] = &[
     "exec.not-an-object",
     "exec.reasoning.started",
     "exec.reasoning.thinking",
+    "exec.stream.cut-off",
     "exec.thread-started.session-ready",
     "exec.turn-completed.done",
     "exec.turn-failed.done",

@@ -68,6 +68,12 @@ pub fn is_allowed(tool: &str, command: &str, mode: Mode, trace: &mut dyn RuleTra
     let denied = if implementation { &IMPL_DENIED } else { &DENIED_SHELL };
     if denied.any_match(command) {
         trace.hit(if implementation { "policy.implementation.denied" } else { "policy.planner.denied" });
+        if !implementation && !DENIED_SHELL.matches_at_start(command) {
+            // The seed's planner list is anchored (`^rm\s`): read literally
+            // it would not deny this command. The reference keeps the safer
+            // reading of the seed's own security lesson.
+            trace.hit("policy.planner.deny-anywhere");
+        }
         return deny("Denied");
     }
     if ALLOWED_WRITE.any_match(command) {

@@ -14,6 +14,7 @@ pub const RULES: &[&str] = &[
     "policy.implementation.tool-allowed",
     "policy.mode.default-planner",
     "policy.not-in-allowlist",
+    "policy.planner.deny-anywhere",
     "policy.planner.denied",
     "policy.planner.read-tool-allowed",
     "policy.planner.write-tool-denied",

@@ -30,6 +30,12 @@ impl Patterns {
     pub fn any_match(&self, command: &str) -> bool {
         self.0.iter().any(|pattern| pattern.is_match(command))
     }
+
+    /// Whether some pattern matches at the very start of `command` (what a
+    /// pattern anchored with `^` would also match).
+    pub fn matches_at_start(&self, command: &str) -> bool {
+        self.0.iter().any(|pattern| pattern.find(command).is_some_and(|found| found.start() == 0))
+    }
 }
 
 /// Read-only shell commands (`ALLOWED_SHELL`).
