@@ -323,14 +323,64 @@ fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser() {
     assert!(with_files_xml.contains(&format!("file=\"{}", tree.display())), "{with_files_xml}");
 
     let reports = [passing.join("junit.xml"), mixed.join("junit.xml"), with_files.join("junit.xml")];
-    let Some(lines) = check_junit(&reports.iter().map(|p| p.as_path()).collect::<Vec<_>>()) else { return };
     let fixtures = report(&passing)["summary"]["total"].clone();
-    assert_eq!(lines.first(), Some(&format!("valid {fixtures} 0 0 0 0")), "{lines:?}");
-    assert_eq!(lines.get(1).map(String::as_str), Some("valid 6 0 1 0 0"), "{lines:?}");
+    // xunit-viewer (npm) reads all three and counts what junitparser counts.
+    let passing_summary = format!("{fixtures} passed");
+    for (xml, expected) in [
+        (&reports[0], vec![passing_summary.as_str()]),
+        (&reports[1], vec!["5 passed", "1 error"]),
+        (&reports[2], vec!["5 passed", "1 error"]),
+    ] {
+        let Some(summary) = xunit_viewer_summary(xml) else { break };
+        assert!(expected.iter().all(|count| summary.contains(count)), "{}: {summary}", xml.display());
+    }
+    let Some(lines) = check_junit(&reports.iter().map(|p| p.as_path()).collect::<Vec<_>>()) else { return };
+    let junitparser: Vec<&String> = lines.iter().filter(|line| !line.starts_with("junit2html ")).collect();
+    let junit2html: Vec<&String> = lines.iter().filter(|line| line.starts_with("junit2html ")).collect();
+    assert_eq!(
+        junitparser.first().map(|l| l.as_str()),
+        Some(format!("valid {fixtures} 0 0 0 0").as_str()),
+        "{lines:?}"
+    );
+    assert_eq!(junitparser.get(1).map(|l| l.as_str()), Some("valid 6 0 1 0 0"), "{lines:?}");
     // junit-10.xsd has no `file` on testcase: the opt-in attribute makes the document invalid against it;
     // junitparser still reads it, each case with its file.
-    assert!(lines.iter().any(|l| l.contains("'file' attribute not allowed")), "{lines:?}");
-    assert_eq!(lines.last().map(String::as_str), Some("invalid 6 0 1 0 6"), "{lines:?}");
+    assert!(junitparser.iter().any(|l| l.contains("'file' attribute not allowed")), "{lines:?}");
+    assert_eq!(junitparser.last().map(|l| l.as_str()), Some("invalid 6 0 1 0 6"), "{lines:?}");
+    // junit2html reads and renders all three (it counts the error as failed).
+    let expected = [format!("junit2html {fixtures} 0 0"), "junit2html 6 1 0".to_owned(), "junit2html 6 1 0".to_owned()];
+    assert_eq!(junit2html, expected.iter().collect::<Vec<_>>(), "{lines:?}");
+}
+
+/// The console summary xunit-viewer (npm, in tests/junit-readers) prints for a
+/// JUnit file, e.g. `5 passed, 1 error`, or `None` with a visible skip (a
+/// failure under CONFORM_REQUIRE_ALL=1) when node or the package is missing.
+fn xunit_viewer_summary(xml: &std::path::Path) -> Option<String> {
+    let node = common::node()?;
+    let viewer = common::root().join("tests/junit-readers/node_modules/xunit-viewer/bin/xunit-viewer.js");
+    if !viewer.is_file() {
+        common::skip_unless_required("npm package `xunit-viewer` not installed (npm ci --prefix tests/junit-readers)");
+        return None;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(node)
+        .arg(viewer)
+        .args(["--console", "--no-color", "--clear", "false", "--results"])
+        .arg(xml)
+        .arg("--output")
+        .arg(out.path().join("index.html"))
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success() && output.stderr.is_empty(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(out.path().join("index.html").is_file(), "xunit-viewer wrote no page: {stdout}");
+    // The last non-empty line before `Written to:` is the summary.
+    stdout
+        .lines()
+        .rev()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with("Written to"))
+        .next()
+        .map(str::to_owned)
 }
 
 #[test]
