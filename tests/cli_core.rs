@@ -295,7 +295,7 @@ fn check_junit(reports: &[&std::path::Path]) -> Option<Vec<String>> {
 }
 
 #[test]
-fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser() {
+fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser_junit2html_and_xunit_viewer() {
     let dir = tempfile::tempdir().unwrap();
     let passing = dir.path().join("passing");
     let args = ["run", "fixtures", "--format", "junit", "--format", "json", "--out", passing.to_str().unwrap()];

@@ -341,6 +341,20 @@ fn a_run_that_judges_nothing_fails_with_one_line_unless_allowed_or_listed() {
 }
 
 #[test]
+fn a_run_warns_about_a_misspelt_suite_in_the_hello_with_the_nearest_name() {
+    let Some(run) = run_fault("none --declare chat:1,Chat_:1", &[]) else { return };
+    let warnings: Vec<&str> = run.finished.stderr.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(
+        warnings,
+        ["warning: the implementation declares a suite `Chat_` this harness does not know (the nearest known name is \
+          `chat`): none of its cases is sent"],
+        "{}",
+        run.finished.stderr
+    );
+    assert!(run.verdicts.values().all(|judged| judged.verdict == "pass"), "{:?}", run.verdicts);
+}
+
+#[test]
 fn a_well_behaved_adapter_passes_everything() {
     let Some(run) = run_fault("none", &["-j", "2"]) else { return };
     assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
