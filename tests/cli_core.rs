@@ -375,12 +375,7 @@ fn xunit_viewer_summary(xml: &std::path::Path) -> Option<String> {
     assert!(output.status.success() && output.stderr.is_empty(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(out.path().join("index.html").is_file(), "xunit-viewer wrote no page: {stdout}");
     // The last non-empty line before `Written to:` is the summary.
-    stdout
-        .lines()
-        .rev()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with("Written to"))
-        .next()
-        .map(str::to_owned)
+    stdout.lines().rev().find(|line| !line.trim().is_empty() && !line.starts_with("Written to")).map(str::to_owned)
 }
 
 #[test]

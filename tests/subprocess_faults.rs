@@ -463,9 +463,15 @@ fn ctrl_c_stops_the_children_and_still_writes_the_report() {
     let tree = scenario.tree();
     let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--timeout", "60s", "-j", "1"];
     let args = [&args[..], &["--format", "json", "--out", out.to_str().unwrap()]].concat();
-    let finished = Conform::new(&args).env("CONFORM_TEST_PIDFILE", &pidfile).limit(LIMIT).run_with(|pid| {
-        // Interrupt once case-03 hangs (cases 1 and 2 take milliseconds).
-        std::thread::sleep(Duration::from_secs(2));
+    let hanging = scenario.dir.path().join("hanging");
+    let conform = Conform::new(&args).env("CONFORM_TEST_PIDFILE", &pidfile).env("CONFORM_TEST_HANG_FILE", &hanging);
+    let finished = conform.limit(LIMIT).run_with(|pid| {
+        // Interrupt once case-03 hangs: poll for the adapter's word that it does.
+        let deadline = std::time::Instant::now() + LIMIT;
+        while std::fs::read_to_string(&hanging).unwrap_or_default().trim() != "case-03" {
+            assert!(std::time::Instant::now() < deadline, "the adapter never reached case-03");
+            std::thread::sleep(Duration::from_millis(20));
+        }
         // SAFETY: plain system call on the child we just started.
         unsafe {
             libc::kill(pid as libc::pid_t, libc::SIGINT);
