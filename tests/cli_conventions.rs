@@ -1,6 +1,7 @@
 //! What every command does the way users of cargo, ripgrep and nextest
 //! expect: a closed stdout ends it quietly with status 0, files honour the
-//! umask, and a selection that matches nothing is a usage error everywhere.
+//! umask, a selection that matches nothing is a usage error everywhere, and
+//! colors follow NO_COLOR, FORCE_COLOR and CLICOLOR_FORCE.
 
 mod common;
 
@@ -123,18 +124,32 @@ fn new_files_honour_the_umask_and_fmt_keeps_a_files_mode() {
     let mode = |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     for (umask, expected) in [("022", 0o644), ("077", 0o600), ("002", 0o664)] {
         let dir = chat_tree();
+        let message = json!({"id": "m1", "seq": 1, "localId": null, "createdAt": 1000,
+            "content": {"role": "user", "content": {"type": "text", "text": "hi"}}});
+        write(&dir.path().join("page.json"), canonical(&json!({"messages": [message]})));
+        // Reports, a capture's pending fixtures, then the same accepted by review.
         let script = format!(
-            "umask {umask} && exec \"$0\" run . --format json --format junit --format markdown --format html --out out"
+            "umask {umask} && \"$0\" run chat --format json --format junit --format markdown --format html --out out \
+             && \"$0\" capture chat --from hapi-messages page.json --out captured && cp -r captured pending \
+             && exec \"$0\" review captured --accept-all"
         );
         let finished = std::process::Command::new("sh")
             .args(["-c", &script, env!("CARGO_BIN_EXE_conform")])
             .current_dir(dir.path())
             .env("NO_COLOR", "1")
+            // review refuses to accept under CI (as .ci/run sets it).
+            .env_remove("CI")
             .output()
             .unwrap();
         assert!(finished.status.success(), "{}", String::from_utf8_lossy(&finished.stderr));
         for report in ["conform-report.json", "junit.xml", "conform-report.md", "conform-report.html"] {
             assert_eq!(mode(&dir.path().join("out").join(report)), expected, "umask {umask}: {report}");
+        }
+        let pending = common::files_ending(&dir.path().join("pending"), ".json.new");
+        let accepted = common::files_ending(&dir.path().join("captured"), ".json");
+        assert!(!pending.is_empty() && !accepted.is_empty(), "{pending:?} {accepted:?}");
+        for file in pending.iter().chain(&accepted) {
+            assert_eq!(mode(file), expected, "umask {umask}: {}", file.display());
         }
     }
     // fmt rewrites a non-canonical file and keeps its mode.
@@ -212,4 +227,31 @@ fn every_subcommand_help_has_examples_and_exit_codes_and_suite_options_name_the_
             suite.name()
         );
     }
+}
+
+#[test]
+fn colors_follow_no_color_force_color_and_clicolor_force() {
+    let dir = chat_tree();
+    let colored = |env: &[(&str, &str)]| {
+        let mut command = Conform::new(&["run", ".", "--format", "pretty", "-v"]).dir(dir.path());
+        for key in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR"] {
+            command = command.env_remove(key);
+        }
+        for (key, value) in env {
+            command = command.env(key, value);
+        }
+        let finished = command.run();
+        assert!(finished.success(), "{}", finished.stderr);
+        finished.stdout.contains("\x1b[")
+    };
+    // stdout is a file here, not a terminal: no color unless forced.
+    assert!(!colored(&[]));
+    assert!(colored(&[("FORCE_COLOR", "1")]));
+    assert!(colored(&[("FORCE_COLOR", "3")]));
+    assert!(!colored(&[("FORCE_COLOR", "0")]));
+    assert!(!colored(&[("FORCE_COLOR", "false")]));
+    assert!(colored(&[("CLICOLOR_FORCE", "1")]));
+    assert!(!colored(&[("CLICOLOR_FORCE", "0")]));
+    assert!(!colored(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")]), "NO_COLOR wins");
+    assert!(!colored(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]), "NO_COLOR wins");
 }
