@@ -417,3 +417,33 @@ fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
     assert!(lines <= 2000, "{lines}");
     assert_eq!(report["limits"]["value_bytes_per_case"], 1 << 20);
 }
+
+#[test]
+fn markdown_limit_bounds_the_run_and_compare_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    common::copy_tree(&common::root().join("fixtures/chat"), &tree.join("chat"));
+    let (good, bad) = (dir.path().join("good"), dir.path().join("bad"));
+    let passing = conform(&["run", tree.to_str().unwrap(), "--format", "json", "--out", good.to_str().unwrap()]);
+    assert_eq!(passing.code, Some(0), "{}", passing.stderr);
+    // An implementation that answers every case with `{}`: every chat case fails with differences.
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", "sh -c 'cat >/dev/null; echo {}'", "--one-shot"];
+    let formats = ["--format", "json", "--format", "markdown", "--markdown-limit", "6000", "--out"];
+    let failing = conform(&[&args[..], &formats[..], &[bad.to_str().unwrap()]].concat());
+    assert_eq!(failing.code, Some(1), "{}", failing.stderr);
+    let markdown = std::fs::read_to_string(bad.join("conform-report.md")).unwrap();
+    assert!(markdown.chars().count() <= 6000, "{} characters", markdown.chars().count());
+    assert!(markdown.contains("Cut to fit 6000 characters (`--markdown-limit`)"), "{markdown}");
+    let reports = [good.join("conform-report.json"), bad.join("conform-report.json")];
+    let compare = |limit: &str| {
+        let args = ["compare", reports[0].to_str().unwrap(), reports[1].to_str().unwrap(), "--format", "markdown"];
+        let finished = conform(&[&args[..], &["--markdown-limit", limit]].concat());
+        assert_eq!(finished.code, Some(1), "{}", finished.stderr);
+        finished.stdout
+    };
+    let whole = compare("1000000");
+    let cut = compare("3000");
+    assert!(whole.chars().count() > 3000, "the whole comparison is {} characters", whole.chars().count());
+    assert!(cut.chars().count() <= 3000, "{} characters", cut.chars().count());
+    assert!(cut.contains("--markdown-limit"), "{cut}");
+}
