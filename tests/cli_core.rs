@@ -390,7 +390,7 @@ fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
             std::fs::remove_file(entry.path()).unwrap();
         }
     }
-    // 12 MB of strings in one reply (the measured 20 and 60 MB runs are in the README).
+    // 12 MB of strings in one reply (the measured 20 and 60 MB runs are in docs/reports.md).
     let adapter = format!("{python} {} 12", common::path_arg("tests/adapters/huge_reply.py"));
     let out = dir.path().join("out");
     let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &adapter];
