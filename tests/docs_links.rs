@@ -205,6 +205,11 @@ fn the_readme_is_a_short_front_door_that_starts_with_the_two_commands() {
         let command = line.split(" #").next().unwrap_or_default().trim();
         assert_eq!(command, expected, "README.md's first commands, in order");
     }
+    // The examples call `conform`: the README says how it gets on PATH.
+    let install = readme.split("\n## ").find(|section| section.starts_with("Install")).expect("an Install section");
+    for command in ["cargo install --path .", "cargo install --path . --locked"] {
+        assert!(install.lines().any(|line| line.starts_with(command)), "the Install section lacks `{command}`");
+    }
 }
 
 /// The cells of a Markdown table row (`|` escaped as `\|` stays in its cell,
