@@ -10,10 +10,13 @@
 //! Pages fetched while a session is live overlap and arrive in any order, so
 //! rows are de-duplicated by `id` and ordered by `seq`, as the server orders
 //! them. All files together are one session, so one case.
+//!
+//! [`sniff`] knows these files by the same shapes.
 
 use crate::compare::values_equal;
 use crate::json::{self, parse_json_lines};
 use crate::suite::capture::lines::type_name;
+use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{CapturedCase, ImportFailure, Imported, Provenance, SourceFile};
 use serde_json::{Map, Value, json};
 use std::cmp::Ordering;
@@ -86,6 +89,29 @@ pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
         "options": {"hasMoreMessages": has_more},
     });
     Ok(Imported { cases: vec![CapturedCase { input, label, provenance }], notices })
+}
+
+/// Sniffs a HAPI file: its first value is a messages page, a
+/// `DecryptedMessage` (a `content` and no string `type`: a Claude frame
+/// with `content` is not one), a session, or an array of them; any other
+/// object first is another kind of file.
+pub fn sniff(text: &str) -> Sniff {
+    by_first_telling_line(text, is_hapi_value, |value| {
+        value.is_object().then(|| "neither a messages page, a DecryptedMessage nor a session".to_owned())
+    })
+}
+
+fn is_hapi_value(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => items.first().is_some_and(is_hapi_value),
+        Value::Object(object) => {
+            object.get("messages").is_some_and(Value::is_array)
+                || object.get("session").is_some_and(Value::is_object)
+                || object.contains_key("agentState")
+                || (object.contains_key("content") && !object.get("type").is_some_and(Value::is_string))
+        }
+        _ => false,
+    }
 }
 
 fn stem(file: &SourceFile) -> String {
@@ -376,6 +402,15 @@ mod tests {
         assert!(imported.notices.iter().any(|n| n.contains("message q differs") && n.contains("invokedAt")));
         assert!(imported.notices.iter().any(|n| n == "seq numbers missing: 3 (a page may be missing)"));
         Ok(())
+    }
+
+    #[test]
+    fn pages_messages_and_sessions_sniff_as_hapi() {
+        assert_eq!(sniff("{\n  \"messages\": [],\n  \"page\": {}\n}\n"), Sniff::Matches);
+        assert_eq!(sniff("{\"id\":\"a\",\"seq\":1,\"content\":{}}\n"), Sniff::Matches);
+        assert_eq!(sniff("[{\"session\":{}}]"), Sniff::Matches);
+        let claude = sniff("{\"type\":\"system\",\"subtype\":\"local_command_output\",\"content\":\"x\"}\n");
+        assert!(matches!(claude, Sniff::Mismatch(_)), "{claude:?}");
     }
 
     #[test]
