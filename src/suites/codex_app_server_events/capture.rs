@@ -17,9 +17,9 @@
 //! with a `result` or an `error`, and no `type`.
 
 use crate::json::to_compact_string;
-use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, parse_companion_lines};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
+use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -105,7 +105,9 @@ fn track_turn(frame: &Value, open: &mut BTreeSet<(String, String)>) {
 /// is another kind of file.
 pub fn sniff(text: &str) -> Sniff {
     by_first_telling_line(text, is_json_rpc, |value| {
-        value.is_object().then(|| "not a JSON-RPC message (no `method`, nor an `id` with `result` or `error`)".to_owned())
+        value
+            .is_object()
+            .then(|| "not a JSON-RPC message (no `method`, nor an `id` with `result` or `error`)".to_owned())
     })
 }
 

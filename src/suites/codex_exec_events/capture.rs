@@ -15,8 +15,8 @@
 //! `turn.*`, `item.*`, `error`).
 
 use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail};
-use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
+use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
 use serde_json::{Map, Value};
 
@@ -68,7 +68,9 @@ pub fn sniff(text: &str) -> Sniff {
     by_first_telling_line(
         text,
         |value| value.get("type").and_then(Value::as_str).is_some_and(|ty| EXEC_EVENT_TYPES.contains(&ty)),
-        |value| value.is_object().then(|| "not a `codex exec --json` event (thread.*, turn.*, item.*, error)".to_owned()),
+        |value| {
+            value.is_object().then(|| "not a `codex exec --json` event (thread.*, turn.*, item.*, error)".to_owned())
+        },
     )
 }
 
@@ -107,7 +109,10 @@ mod tests {
         else {
             panic!("a Claude frame first is another kind of file")
         };
-        assert!(why.starts_with("line 1 `{\"type\":\"system\",\"subtype\":\"init\"}` is not a `codex exec --json` event"), "{why}");
+        assert!(
+            why.starts_with("line 1 `{\"type\":\"system\",\"subtype\":\"init\"}` is not a `codex exec --json` event"),
+            "{why}"
+        );
         assert_eq!(sniff("[1]\n"), Sniff::Unsure);
     }
 
