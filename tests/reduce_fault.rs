@@ -240,11 +240,42 @@ impl Implementation for EndsEveryStream {
     }
 }
 
-/// `conform reduce` holds for cut-off streams: the reduced case keeps
-/// `end: "cut-off"` and the failure, and is a fixture the reference passes.
+/// A Codex decoder (exec or app-server, by the case's suite) that reads
+/// every stream as completed and ends it with a `done` of its own.
+struct SynthesizesDone;
+
+impl Implementation for SynthesizesDone {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo { name: "synthesizes-done".into(), ..DropsToolErrors.info() }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let reference = match request.suite {
+            "codex-exec-events" => conform::suites::codex_exec_events::reference::run,
+            _ => conform::suites::codex_app_server_events::reference::run,
+        };
+        let mut input = request.input.clone();
+        if let Some(object) = input.as_object_mut() {
+            object.remove("end");
+        }
+        match reference(&input, &mut NoTrace) {
+            Ok(mut output) => {
+                if let Some(events) = output["events"].as_array_mut() {
+                    events.push(json!({"type": "done", "data": {}}));
+                }
+                Outcome::Output(output).into()
+            }
+            Err(message) => Outcome::Error(message).into(),
+        }
+    }
+}
+
+/// `conform reduce` holds for cut-off streams of the four event suites: the
+/// reduced case keeps `end: "cut-off"` and the failure, and is a fixture the
+/// reference passes.
 #[test]
 fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::Error>> {
-    let cases: [(&str, &str, conform::suite::ReferenceFn, &dyn Implementation); 2] = [
+    let cases: [(&str, &str, conform::suite::ReferenceFn, &dyn Implementation); 4] = [
         (
             "claude-display",
             "cut-off-tool-states",
@@ -256,6 +287,18 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
             "public-hive-mind-background-disabled",
             conform::suites::claude_events::reference::run,
             &EndsEveryStream,
+        ),
+        (
+            "codex-exec-events",
+            "cut-off-mid-command",
+            conform::suites::codex_exec_events::reference::run,
+            &SynthesizesDone,
+        ),
+        (
+            "codex-app-server-events",
+            "cut-off-mid-turn",
+            conform::suites::codex_app_server_events::reference::run,
+            &SynthesizesDone,
         ),
     ];
     for (suite_name, fixture, oracle, implementation) in cases {
@@ -286,12 +329,14 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
         assert_eq!(document["expected"]["unfinished"], true, "{fixture}");
         let text = conform::json::to_canonical_string(&document);
         assert!(conform::validate::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
+        let passes = oracle(&reduction.input, &mut NoTrace).map_err(|e| e.to_string())?;
+        assert_eq!(passes, document["expected"], "{fixture}: the reference passes the reduced case");
         let case = CaseRequest { suite: suite_name, fixture: "x", fixture_version: 1, input: &reduction.input };
         assert!(
             Failure::of(&implementation.run_case(&case).outcome, &document["expected"], &[]).is_some(),
             "{fixture}: the implementation still fails the reduced case"
         );
-        eprintln!("{suite_name}/{fixture} against {}: {before} → {after} messages", implementation.info().name);
+        eprintln!("{suite_name}/{fixture} against {}: {before} → {after} items", implementation.info().name);
     }
     Ok(())
 }
