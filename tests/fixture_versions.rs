@@ -79,6 +79,27 @@ fn a_mixed_tree_without_a_version_file_is_judged_per_document() {
 }
 
 #[test]
+fn the_catalog_takes_its_trees_version_however_it_is_selected() {
+    let tree = mixed_tree();
+    let catalog = tree.path().join("catalogs").join("modes.json");
+    let selections: [Vec<String>; 3] = [
+        vec![catalog.display().to_string()],
+        vec![tree.path().join("catalogs").display().to_string()],
+        vec![tree.path().display().to_string(), "--suite".to_owned(), "catalogs".to_owned()],
+    ];
+    for selection in selections {
+        let out = tempfile::tempdir().expect("a temporary folder");
+        let mut args = vec!["run".to_owned()];
+        args.extend(selection.iter().cloned());
+        args.extend(["--format", "json", "--out"].map(str::to_owned));
+        args.push(out.path().display().to_string());
+        let finished = conform(&args);
+        assert!(finished.success(), "{selection:?}: {}", finished.text());
+        assert_eq!(cases(out.path()), [("catalogs/modes".to_owned(), 2, "pass".to_owned())], "{selection:?}");
+    }
+}
+
+#[test]
 fn an_implementation_of_version_1_only_is_unsupported_on_version_2_cases() {
     let Some(python) = python() else { return };
     let tree = mixed_tree();
