@@ -86,6 +86,7 @@ fn request(input: &Value) -> ReduceRequest<'_> {
         oracle: Oracle::Reference(conform::suites::chat::reference::run),
         max_tests: 20_000,
         cancel: None,
+        document: None,
     }
 }
 
@@ -313,6 +314,7 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
             oracle: Oracle::Reference(oracle),
             max_tests: 20_000,
             cancel: None,
+            document: None,
         };
         let reduction = reduce(&request, implementation)?;
         let (before, after) = reduction.items;
@@ -338,5 +340,77 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
         );
         eprintln!("{suite_name}/{fixture} against {}: {before} → {after} items", implementation.info().name);
     }
+    Ok(())
+}
+
+/// A message window whose final view mode is wrong as soon as a live
+/// delivery holds a row, whatever the row says.
+struct WrongViewModeAfterDelivery;
+
+impl Implementation for WrongViewModeAfterDelivery {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo { name: "wrong-view-mode".into(), ..DropsToolErrors.info() }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let delivered = request.input["ops"].as_array().is_some_and(|ops| {
+            ops.iter().any(|op| op["op"] == "sse-messages" && op["messages"].as_array().is_some_and(|m| !m.is_empty()))
+        });
+        match conform::suites::pagination::reference::reference(request.input, &mut NoTrace) {
+            Ok(mut output) => {
+                if delivered {
+                    output["expectedState"]["viewMode"] = json!("history");
+                }
+                Outcome::Output(output).into()
+            }
+            Err(message) => Outcome::Error(message).into(),
+        }
+    }
+}
+
+#[test]
+fn a_reduced_pagination_case_keeps_the_members_its_schema_requires() -> Result<(), Box<dyn std::error::Error>> {
+    let row = |id: &str, at: u64| {
+        json!({"id": id, "seq": null, "localId": null, "createdAt": at, "invokedAt": at,
+               "content": {"role": "agent", "content": {"type": "codex", "data": {"type": "message", "message": id}}}})
+    };
+    let input = json!({"ops": [
+        {"op": "sse-messages", "messages": [row("a-1", 1000), row("a-2", 2000), row("a-3", 3000)]},
+        {"op": "set-view-mode", "mode": "tail"},
+        {"op": "sse-messages", "messages": [row("a-4", 4000)]},
+    ]});
+    let envelope = json!({"fixtureVersion": 1, "name": "window", "description": "A live window."});
+    let suite = conform::suites::find("pagination").ok_or("suite")?;
+    let reduce_with = |document: Option<&Value>| {
+        reduce(
+            &ReduceRequest {
+                suite,
+                fixture: "window",
+                fixture_version: 1,
+                input: &input,
+                oracle: Oracle::Reference(conform::suites::pagination::reference::reference),
+                max_tests: 2_000,
+                cancel: None,
+                document,
+            },
+            &WrongViewModeAfterDelivery,
+        )
+    };
+    // Unchecked, the reducer strips the one row left down to its identity:
+    // a document no schema accepts.
+    let unchecked = reduce_with(None)?;
+    assert_eq!(unchecked.items.1, 1, "{}", unchecked.input);
+    assert!(unchecked.input["ops"][0]["messages"][0].get("content").is_none(), "{}", unchecked.input);
+
+    let reduction = reduce_with(Some(&envelope))?;
+    assert_eq!(reduction.items, (3, 1));
+    assert_eq!(reduction.failure.to_string(), "/expectedState/viewMode value-changed");
+    let rows = reduction.input["ops"][0]["messages"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 1, "{}", reduction.input);
+    assert!(rows[0].get("content").is_some(), "{}", reduction.input);
+    let document = reduced_document(suite, &envelope, "window-reduced", "Reduced.", &reduction)?;
+    let text = conform::json::to_canonical_string(&document);
+    let problems = conform::validate::schema_errors(suite, 1, &document, &text, Path::new("window-reduced.json"));
+    assert!(problems.is_empty(), "{problems:?}");
     Ok(())
 }
