@@ -214,6 +214,16 @@ fn hapi_validate_passes() {
 }
 
 #[test]
+fn the_bundled_fixtures_and_the_hapi_corpus_load_together() {
+    // The README's tour judges both trees in one run: no fixture id of one may
+    // repeat an id of the other.
+    let Some(corpus) = hapi_corpus() else { return };
+    let output = conform(&["validate", "fixtures", corpus.to_str().unwrap()]);
+    assert_eq!(output.code, Some(0), "{}{}", output.stdout, output.stderr);
+    assert!(!output.stdout.contains("duplicate fixture id"), "{}", output.stdout);
+}
+
+#[test]
 fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
     let Some(corpus) = hapi_corpus() else { return };
     let output = conform(&["fmt", "--check", corpus.to_str().unwrap()]);

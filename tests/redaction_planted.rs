@@ -393,6 +393,7 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
             keep_personal_data: false,
             fixture_version: None,
             captured_on: None,
+            force_format: false,
         };
         let prepared = prepare(&options).unwrap_or_else(|err| panic!("{} ({}): {err}", format.name, suite.name()));
         assert!(!prepared.fixtures.is_empty());

@@ -47,6 +47,10 @@ pub struct CaptureArgs {
     /// Write NAME.json in place instead of NAME.json.new (refused when CI is set).
     #[arg(long)]
     accept: bool,
+    /// Import files whose first lines look like another format than --from
+    /// names (by default such a file is refused, naming the format it looks like).
+    #[arg(long)]
+    force_format: bool,
 }
 
 /// The suites some capture format writes, in registry order.
@@ -85,6 +89,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         keep_personal_data: args.keep_personal_data,
         captured_on: args.captured_on,
         fixture_version: args.fixture_version,
+        force_format: args.force_format,
     };
     let prepared = prepare(&options)?;
     for notice in &prepared.notices {
