@@ -1,6 +1,6 @@
 //! Redaction against planted secrets and personal data.
 //!
-//! * A capture-shaped document mixing secrets of every kind the README
+//! * A capture-shaped document mixing secrets of every kind docs/captures.md
 //!   lists, in plain strings, nested objects, escaped JSON inside strings
 //!   (one and two levels) and truncated strings: none may survive, and
 //!   everything that is not a secret comes out byte for byte unchanged.

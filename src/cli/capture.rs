@@ -12,6 +12,7 @@ use std::path::PathBuf;
 #[command(after_help = formats_help())]
 pub struct CaptureArgs {
     /// The suite the fixtures are for (must be the format's suite).
+    #[arg(value_parser = PossibleValuesParser::new(capture_suites()))]
     suite: String,
     /// The capture format.
     #[arg(long = "from", value_name = "FORMAT", value_parser = PossibleValuesParser::new(format_names()))]
@@ -50,6 +51,13 @@ pub struct CaptureArgs {
     /// names (by default such a file is refused, naming the format it looks like).
     #[arg(long)]
     force_format: bool,
+}
+
+/// The suites some capture format writes, in registry order.
+fn capture_suites() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = formats().iter().map(|(suite, _)| suite.name()).collect();
+    names.dedup();
+    names
 }
 
 pub(super) fn formats_help() -> String {
