@@ -7,42 +7,41 @@
 //! references reproduce), [`agent_events`] (the agent-event model of the
 //! runtime suites) and [`claude_stream`] (the Claude stream-json reader).
 //!
-//! Adding a suite is its folder, one line in [`all`], its schema under
+//! Adding a suite is its folder, one line in the registry below, its schema under
 //! `schemas/` and its fixtures.
 
 pub mod agent_events;
 pub mod claude_stream;
 pub mod js;
 
-pub mod catalogs;
-pub mod chat;
-pub mod claude_display;
-pub mod claude_events;
-pub mod codex_app_server_events;
-pub mod codex_exec_events;
-pub mod event_fold;
-pub mod pagination;
-pub mod runtime_session;
-pub mod sse;
-pub mod tool_policy;
-
 use crate::suite::Suite;
 
-/// Every suite the harness knows, in report order.
-pub fn all() -> &'static [&'static dyn Suite] {
-    &[
-        &chat::ChatSuite,
-        &sse::SseSuite,
-        &pagination::PaginationSuite,
-        &catalogs::CatalogsSuite,
-        &claude_display::ClaudeDisplay,
-        &claude_events::ClaudeEventsSuite,
-        &codex_app_server_events::CodexAppServerEventsSuite,
-        &codex_exec_events::CodexExecEventsSuite,
-        &event_fold::EventFoldSuite,
-        &tool_policy::ToolPolicySuite,
-        &runtime_session::RuntimeSessionSuite,
-    ]
+/// Declares each suite's folder module and lists its [`Suite`] value in
+/// [`all`], so that registering a suite is one line of `registry!`.
+macro_rules! registry {
+    ($($folder:ident => $suite:ident),+ $(,)?) => {
+        $(pub mod $folder;)+
+
+        /// Every suite the harness knows, in report order.
+        pub fn all() -> &'static [&'static dyn Suite] {
+            &[$(&$folder::$suite),+]
+        }
+    };
+}
+
+// The registry: one line per suite, in report order.
+registry! {
+    chat => ChatSuite,
+    sse => SseSuite,
+    pagination => PaginationSuite,
+    catalogs => CatalogsSuite,
+    claude_display => ClaudeDisplay,
+    claude_events => ClaudeEventsSuite,
+    codex_app_server_events => CodexAppServerEventsSuite,
+    codex_exec_events => CodexExecEventsSuite,
+    event_fold => EventFoldSuite,
+    tool_policy => ToolPolicySuite,
+    runtime_session => RuntimeSessionSuite,
 }
 
 /// Looks a suite up by folder name.
