@@ -34,12 +34,20 @@ pub fn write(value: &Value, out: &mut String) {
     }
 }
 
+/// Texts at least this long take the careful path, which bounds the number
+/// of values and allocates arrays at their final size (a large reply).
+const FAST_PATH_BYTES: usize = 64 << 10;
+
 /// Parses one JSON value, exactly as [`crate::json::parse_value`] does
 /// (same value, same errors).
 pub fn parse(text: &str) -> Result<Value, JsonError> {
     let bytes = text.as_bytes();
+    // A value takes at least two bytes of text (`1,`, `[]`), so a short
+    // text cannot exceed the value limit.
+    let short = text.len() < FAST_PATH_BYTES && (text.len() as u64) / 2 < json::max_values();
     let escapes_surrogates = bytes.windows(3).any(|w| w[0] == b'\\' && w[1] == b'u' && matches!(w[2], b'd' | b'D'));
-    if !escapes_surrogates
+    if short
+        && !escapes_surrogates
         && !contains_mark(bytes)
         && let Ok(value) = serde_json::from_str::<Value>(text)
     {
