@@ -30,7 +30,9 @@ fn write_through_temporary(path: &Path, contents: &[u8]) -> io::Result<()> {
         _ => Path::new("."),
     };
     let mut temporary = temporaries::create_in(folder)?;
-    let written = temporary.write_all(contents).and_then(|()| temporary.as_file().sync_all());
+    // Through the plain file: the temporary file's own writer would add its
+    // path to the error.
+    let written = temporary.as_file_mut().write_all(contents).and_then(|()| temporary.as_file().sync_all());
     if let Err(err) = written {
         temporaries::discard(temporary);
         return Err(err);
@@ -45,7 +47,16 @@ fn write_through_temporary(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// The error of a write, with the target's path and the cause, and without
 /// the temporary file's name (which some causes carry).
 fn naming_target(path: &Path, err: &io::Error) -> io::Error {
-    let cause = match err.raw_os_error() {
+    // The operating system's reason, from wherever it sits in the chain.
+    let mut os_code = err.raw_os_error();
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
+    while os_code.is_none()
+        && let Some(inner) = cause
+    {
+        os_code = inner.downcast_ref::<io::Error>().and_then(io::Error::raw_os_error);
+        cause = inner.source();
+    }
+    let cause = match os_code {
         Some(code) => io::Error::from_raw_os_error(code).to_string(),
         None => err.to_string(),
     };

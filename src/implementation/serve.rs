@@ -179,7 +179,7 @@ fn read_bounded_line(input: &mut dyn BufRead, line: &mut Vec<u8>, limit: u64) ->
 /// One-shot mode: the whole of `input` is one case's input part; returns
 /// the output or the error message.
 pub fn one_shot(suite: &str, fixture: &str, fixture_version: &str, input: &str) -> Result<Value, ServeError> {
-    let input = crate::json::parse_value(input).map_err(|err| ServeError::BadInput(err.to_string()))?;
+    let input = crate::json::parse_bounded(input).map_err(|err| ServeError::BadInput(err.to_string()))?;
     let version = fixture_version.trim().parse::<u64>().unwrap_or(1);
     match answer(suite, fixture, version, &input)? {
         ReplyBody::Output(output) => Ok(output),

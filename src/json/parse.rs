@@ -68,18 +68,32 @@ pub struct ParsedDocument {
 }
 
 /// Parses a document read from a file: a leading byte order mark is ignored
-/// (and reported), everything else must be exactly one JSON value.
+/// (and reported), everything else must be exactly one JSON value, of at
+/// most [`super::max_values`] values.
 pub fn parse_document(text: &str) -> Result<ParsedDocument, JsonError> {
     let (body, had_bom) = match text.strip_prefix('\u{feff}') {
         Some(rest) => (rest, true),
         None => (text, false),
     };
-    let value = parse_value(body)?;
+    let value = parse_bounded(body)?;
     Ok(ParsedDocument { value, had_bom, had_crlf: body.contains("\r\n") })
 }
 
-/// Parses exactly one JSON value.
+/// Parses exactly one JSON value, of any number of values: for texts the
+/// crate holds already (embedded schemas, JSON inside a parsed document,
+/// which a reference must read as `JSON.parse` would). What comes from
+/// outside goes through [`parse_bounded`] or [`parse_document`].
 pub fn parse_value(text: &str) -> Result<Value, JsonError> {
+    parse_within(text, u64::MAX)
+}
+
+/// Parses exactly one JSON value of at most [`super::max_values`] values:
+/// for texts from outside (a reply, a request, an input on stdin).
+pub fn parse_bounded(text: &str) -> Result<Value, JsonError> {
+    parse_within(text, max_values())
+}
+
+fn parse_within(text: &str, max_values: u64) -> Result<Value, JsonError> {
     if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
         return Err(JsonError {
             kind: JsonErrorKind::Empty,
@@ -88,7 +102,7 @@ pub fn parse_value(text: &str) -> Result<Value, JsonError> {
             message: "the file is empty; expected a JSON document".to_owned(),
         });
     }
-    let shape = scan(text, max_values())?;
+    let shape = scan(text, max_values)?;
     let text = encode_lone_surrogates(text);
     let mut deserializer = serde_json::Deserializer::from_str(&text);
     // The scan above bounds the nesting; serde_stacker grows the stack so
@@ -187,9 +201,11 @@ mod tests {
     #[test]
     fn too_many_values_are_refused_before_parsing() {
         let text = format!("[{}1]", "1,".repeat(usize::try_from(max_values()).unwrap()));
-        let err = parse_value(&text).unwrap_err();
+        let err = parse_bounded(&text).unwrap_err();
         assert_eq!(err.kind, JsonErrorKind::TooManyValues);
-        assert!(parse_value(&format!("[{}1]", "1,".repeat(1000))).is_ok());
+        assert_eq!(parse_document(&text).unwrap_err().kind, JsonErrorKind::TooManyValues);
+        assert!(parse_value(&text).is_ok(), "texts the crate holds already are not bounded");
+        assert!(parse_bounded(&format!("[{}1]", "1,".repeat(1000))).is_ok());
     }
 
     #[test]

@@ -2,19 +2,24 @@
 """A protocol v1 implementation that answers every chat case with one huge
 array, for measuring what a valid but enormous reply costs the harness.
 
-usage: huge_reply.py MEGABYTES
+usage: huge_reply.py MEGABYTES [strings|numbers]
 
 The reply's `output` is `{"blocks": [...]}` holding MEGABYTES MB of
-64-character strings (about 15,000 strings per MB), written as one line.
+64-character strings (about 15,000 strings per MB), or with `numbers` of
+one-digit numbers (500,000 per MB, the costliest text to parse), written
+as one line.
 """
 
 import json
 import sys
 
 megabytes = float(sys.argv[1])
-item = "x" * 64
-count = int(megabytes * 1_000_000 / (len(item) + 3))
-blocks = "[" + ",".join(['"' + item + '"'] * count) + "]"
+if len(sys.argv) > 2 and sys.argv[2] == "numbers":
+    item = "7"
+else:
+    item = '"' + "x" * 64 + '"'
+count = int(megabytes * 1_000_000 / (len(item) + 1))
+blocks = "[" + ",".join([item] * count) + "]"
 
 out = sys.stdout.buffer
 

@@ -38,7 +38,7 @@ pub fn write(value: &Value, out: &mut String) {
 /// of values and allocates arrays at their final size (a large reply).
 const FAST_PATH_BYTES: usize = 64 << 10;
 
-/// Parses one JSON value, exactly as [`crate::json::parse_value`] does
+/// Parses one JSON value, exactly as [`crate::json::parse_bounded`] does
 /// (same value, same errors).
 pub fn parse(text: &str) -> Result<Value, JsonError> {
     let bytes = text.as_bytes();
@@ -53,7 +53,7 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     {
         return Ok(value);
     }
-    json::parse_value(text)
+    json::parse_bounded(text)
 }
 
 #[cfg(test)]
