@@ -105,8 +105,17 @@ mod tests {
 
     #[test]
     fn errors_are_those_of_the_json_module() {
-        for text in ["", "{", "[1,]", "{} x", "nul"] {
+        for text in ["", "{", "[1,]", "{} x", "nul", "[1e400]"] {
             assert_eq!(parse(text), json::parse_value(text), "{text:?}");
         }
+        assert_eq!(parse("{\"output\": -1e400}").unwrap_err().message, json::OUT_OF_RANGE);
+    }
+
+    #[test]
+    fn a_large_reply_is_bounded_by_the_value_limit() {
+        let text = format!("[{}0]", "0,".repeat(usize::try_from(json::max_values()).unwrap()));
+        assert_eq!(parse(&text).unwrap_err().kind, json::JsonErrorKind::TooManyValues);
+        let large = format!("[{}0]", "123456,".repeat(20_000));
+        assert_eq!(parse(&large).unwrap().as_array().unwrap().capacity(), 20_001, "allocated at its final size");
     }
 }
