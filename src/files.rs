@@ -58,7 +58,14 @@ fn naming_target(path: &Path, err: &io::Error) -> io::Error {
     }
     let cause = match os_code {
         Some(code) => io::Error::from_raw_os_error(code).to_string(),
-        None => err.to_string(),
+        None => {
+            // The temporary file's library appends ` at path "…"`.
+            let text = err.to_string();
+            match text.find(" at path \"") {
+                Some(cut) => text[..cut].to_owned(),
+                None => text,
+            }
+        }
     };
     io::Error::new(err.kind(), format!("cannot write {}: {cause}", path.shown()))
 }

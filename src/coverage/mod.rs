@@ -302,11 +302,11 @@ pub fn load_candidates(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<String>) {
 fn load_candidate(path: &Path) -> Result<Candidate, String> {
     let problem = |reason: String| format!("{}: {reason}", path.display());
     let (suite, _) = enclosing_suite(path).ok_or_else(|| problem("not in a suite folder".to_owned()))?;
-    let (_, parsed) = read_document(path).map_err(|err| err.to_string())?;
+    let (text, parsed) = read_document(path).map_err(|err| err.to_string())?;
     let parts = suite.split(&parsed.value).map_err(problem)?;
     // A candidate is measured at its own version (a capture writes the
     // reference's newest one).
-    let version = match parsed.value.get("fixtureVersion").map(crate::fixture::version_number) {
+    let version = match parsed.value.get("fixtureVersion").map(|value| crate::fixture::document_version(&text, value)) {
         Some(Ok(version)) => version,
         // `2.0` or `1e3` is no version at all, never another one.
         Some(Err(found)) => return Err(problem(format!("{found} is not a fixtureVersion"))),

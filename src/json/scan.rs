@@ -35,6 +35,7 @@ pub fn set_max_values(values: u64) {
 
 /// What the pass found: the element (or member) count of each container,
 /// in order of its opening bracket.
+#[derive(Debug)]
 pub(super) struct Shape {
     pub sizes: Vec<u32>,
 }
