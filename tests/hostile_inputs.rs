@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Conform, Finished, chat_fixture, conform_in, report, write, write_fixture};
+use common::{Conform, Finished, chat_fixture, report, write, write_fixture};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
