@@ -232,7 +232,7 @@ fn a_newline_in_a_file_name_does_not_split_a_message() {
     let mut document = chat_fixture("evil", "hi", "hi");
     document["name"] = serde_json::json!("other");
     write(&chat.join(format!("{evil}.json")), conform::json::to_canonical_string(&document).replace("    ", "  "));
-    for args in [vec!["validate", "."], vec!["fmt", "."], vec!["list", "."]] {
+    for args in [vec!["validate", "."], vec!["fmt", "."], vec!["list", "."], vec!["run", ".", "--format", "pretty"]] {
         let finished = run_in(dir.path(), &args);
         assert_whole_lines(&finished.stderr);
         assert!(!finished.text().contains("\nerror: forged line"), "{args:?}: {}", finished.text());
