@@ -5,6 +5,7 @@
 //! the harness itself from judging: unreadable paths, broken fixture
 //! documents, bad arguments.
 
+use crate::files::{ShowPath, one_line};
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -26,7 +27,7 @@ pub mod exit_code {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum FixtureError {
     /// The file could not be read.
-    #[error("{}: cannot read the file: {message}", path.display())]
+    #[error("{}: cannot read the file: {message}", path.shown())]
     Read {
         /// The fixture file.
         path: PathBuf,
@@ -34,7 +35,7 @@ pub enum FixtureError {
         message: String,
     },
     /// The file is not UTF-8.
-    #[error("{}: the file is not valid UTF-8 (byte offset {offset})", path.display())]
+    #[error("{}: the file is not valid UTF-8 (byte offset {offset})", path.shown())]
     NotUtf8 {
         /// The fixture file.
         path: PathBuf,
@@ -42,7 +43,7 @@ pub enum FixtureError {
         offset: usize,
     },
     /// The file is not valid JSON (or nests too deeply).
-    #[error("{}:{line}:{column}: invalid JSON: {message}", path.display())]
+    #[error("{}:{line}:{column}: invalid JSON: {message}", path.shown())]
     Json {
         /// The fixture file.
         path: PathBuf,
@@ -54,7 +55,7 @@ pub enum FixtureError {
         message: String,
     },
     /// The document does not satisfy its suite's schema.
-    #[error("{}:{line}:{column}: {}: {message}", path.display(), display_pointer(pointer))]
+    #[error("{}:{line}:{column}: {}: {message}", path.shown(), display_pointer(pointer))]
     Schema {
         /// The fixture file.
         path: PathBuf,
@@ -68,7 +69,7 @@ pub enum FixtureError {
         message: String,
     },
     /// The document's `name` differs from its file name.
-    #[error("{}:{line}:{column}: /name: `{name}` does not match the file name `{stem}`", path.display())]
+    #[error("{}:{line}:{column}: /name: `{}` does not match the file name `{}`", path.shown(), one_line(name), one_line(stem))]
     NameMismatch {
         /// The fixture file.
         path: PathBuf,
@@ -82,7 +83,7 @@ pub enum FixtureError {
         column: usize,
     },
     /// Two files define the same fixture id.
-    #[error("{}: duplicate fixture id `{id}`, already defined by {}", path.display(), first.display())]
+    #[error("{}: duplicate fixture id `{}`, already defined by {}", path.shown(), one_line(id), first.shown())]
     Duplicate {
         /// The later file.
         path: PathBuf,
@@ -92,7 +93,7 @@ pub enum FixtureError {
         first: PathBuf,
     },
     /// The suite cannot split the document into input and expected parts.
-    #[error("{}: {message}", path.display())]
+    #[error("{}: {message}", path.shown())]
     Shape {
         /// The fixture file.
         path: PathBuf,
@@ -109,10 +110,10 @@ fn display_pointer(pointer: &str) -> &str {
 #[derive(Debug, Error)]
 pub enum SetupError {
     /// A path given on the command line does not exist.
-    #[error("{}: no such file or directory", .0.display())]
+    #[error("{}: no such file or directory", .0.shown())]
     MissingPath(PathBuf),
     /// A suite folder named on the command line holds no fixtures.
-    #[error("{}: the suite folder `{suite}` holds no fixtures", path.display())]
+    #[error("{}: the suite folder `{suite}` holds no fixtures", path.shown())]
     EmptySuiteFolder {
         /// The folder.
         path: PathBuf,
@@ -120,7 +121,7 @@ pub enum SetupError {
         suite: String,
     },
     /// A fixture tree holds no fixtures at all.
-    #[error("{}: no fixtures found (expected one folder per suite: {known})", path.display())]
+    #[error("{}: no fixtures found (expected one folder per suite: {known})", path.shown())]
     NoFixtures {
         /// The folder.
         path: PathBuf,
@@ -128,7 +129,7 @@ pub enum SetupError {
         known: String,
     },
     /// A file given on the command line is not in a suite folder.
-    #[error("{}: cannot tell the suite of this file: its folder `{folder}` is not a suite (known: {known})", path.display())]
+    #[error("{}: cannot tell the suite of this file: its folder `{}` is not a suite (known: {known})", path.shown(), one_line(folder))]
     UnknownSuiteOfFile {
         /// The file.
         path: PathBuf,
@@ -154,7 +155,7 @@ pub enum SetupError {
         message: String,
     },
     /// Reading or walking a folder failed.
-    #[error("{}: {message}", path.display())]
+    #[error("{}: {message}", path.shown())]
     Io {
         /// The path.
         path: PathBuf,

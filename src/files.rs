@@ -1,28 +1,86 @@
-//! Writing files so that an interrupted run never leaves a half-written one:
-//! write a temporary file in the same folder, then rename it over the target.
+//! Files: writing them so that an interrupted command never leaves a
+//! half-written one (a temporary file in the same folder, then a rename over
+//! the target; live temporary files are removed on an interruption and swept
+//! on the next run, see [`sweep_leftovers`]), reading only regular files of
+//! bounded size ([`read_limited`]), and showing paths on one line
+//! ([`ShowPath`]).
+
+mod regular;
+mod shown;
+mod temporaries;
+
+pub use regular::{DEFAULT_MAX_FILE_BYTES, FileKind, ReadError, max_file_bytes, read_limited, set_max_file_bytes};
+pub use shown::{ShowPath, Shown, one_line};
+pub use temporaries::{is_temporary_name, remove_live_and_exit, sweep_leftovers, try_remove_live};
 
 use std::io::{self, Write};
 use std::path::Path;
 
 /// Atomically replaces (or creates) `path` with `contents`.
+///
+/// An error names `path` (the file the user asked for), never the
+/// temporary file: `cannot write reports/junit.xml: No space left on device`.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_through_temporary(path, contents).map_err(|err| naming_target(path, &err))
+}
+
+fn write_through_temporary(path: &Path, contents: &[u8]) -> io::Result<()> {
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".conform-").suffix(".tmp");
-    // A new file gets the mode any program's new file gets (0666 less the
-    // umask), not a temporary file's private 0600.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temporary = builder.tempfile_in(folder)?;
-    temporary.write_all(contents)?;
-    temporary.as_file().sync_all()?;
+    let mut temporary = temporaries::create_in(folder)?;
+    // Through the plain file: the temporary file's own writer would add its
+    // path to the error.
+    let written = temporary.as_file_mut().write_all(contents).and_then(|()| temporary.as_file().sync_all());
+    if let Err(err) = written {
+        temporaries::discard(temporary);
+        return Err(err);
+    }
     // Keep the permissions of the file being replaced.
     if let Ok(metadata) = std::fs::metadata(path) {
         let _ = std::fs::set_permissions(temporary.path(), metadata.permissions());
     }
-    temporary.persist(path).map_err(|err| err.error)?;
-    Ok(())
+    temporaries::persist(temporary, path)
+}
+
+/// The error of a write, with the target's path and the cause, and without
+/// the temporary file's name (which some causes carry).
+fn naming_target(path: &Path, err: &io::Error) -> io::Error {
+    // The operating system's reason, from wherever it sits in the chain.
+    let mut os_code = err.raw_os_error();
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
+    while os_code.is_none()
+        && let Some(inner) = cause
+    {
+        os_code = inner.downcast_ref::<io::Error>().and_then(io::Error::raw_os_error);
+        cause = inner.source();
+    }
+    let cause = match os_code {
+        Some(code) => io::Error::from_raw_os_error(code).to_string(),
+        None => {
+            // The temporary file's library appends ` at path "…"`.
+            let text = err.to_string();
+            match text.find(" at path \"") {
+                Some(cut) => text[..cut].to_owned(),
+                None => text,
+            }
+        }
+    };
+    io::Error::new(err.kind(), format!("cannot write {}: {cause}", path.shown()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_names_the_target_not_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("missing-folder/report.json");
+        let err = write_atomically(&target, b"{}").unwrap_err();
+        let message = err.to_string();
+        assert!(message.starts_with(&format!("cannot write {}: ", target.display())), "{message}");
+        assert!(!message.contains(".conform-"), "{message}");
+    }
 }

@@ -28,6 +28,9 @@ pub enum ReviewError {
          write .json.new files and review them locally (`conform review`)"
     )]
     AcceptInCi,
+    /// A file could not be written (the message names it).
+    #[error("{0}")]
+    Write(String),
     /// A file could not be read, written, renamed or removed.
     #[error("{}: {message}", path.display())]
     Io {
@@ -47,6 +50,11 @@ pub enum ReviewError {
     /// A path given to `review` does not exist.
     #[error("{}: no such file or directory", .0.display())]
     MissingPath(PathBuf),
+}
+
+/// A failed atomic write (its message names the file).
+fn write_error(err: std::io::Error) -> ReviewError {
+    ReviewError::Write(err.to_string())
 }
 
 fn io_error(path: &Path, err: std::io::Error) -> ReviewError {
@@ -116,11 +124,11 @@ pub fn write_fixture(target: &Path, contents: &str, mode: WriteMode) -> Result<W
     match mode {
         WriteMode::Pending => {
             let pending = pending_path(target);
-            write_atomically(&pending, contents.as_bytes()).map_err(|err| io_error(&pending, err))?;
+            write_atomically(&pending, contents.as_bytes()).map_err(write_error)?;
             Ok(Written::Pending(pending))
         }
         WriteMode::Accept => {
-            write_atomically(target, contents.as_bytes()).map_err(|err| io_error(target, err))?;
+            write_atomically(target, contents.as_bytes()).map_err(write_error)?;
             let pending = pending_path(target);
             if pending.exists() {
                 std::fs::remove_file(&pending).map_err(|err| io_error(&pending, err))?;

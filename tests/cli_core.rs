@@ -143,6 +143,7 @@ fn a_version_that_is_not_a_small_integer_is_invalid_not_version_one() {
     for (index, lexeme) in lexemes.iter().enumerate() {
         let line = validate.stderr.lines().find(|l| l.contains(&format!("version-{index}.json"))).unwrap_or_default();
         assert!(line.contains("/fixtureVersion"), "{lexeme}: {}", validate.stderr);
+        assert!(line.contains(&format!("{lexeme} is not a fixtureVersion")), "as written: {line}");
     }
     let out = dir.path().join("out");
     let run = conform_in(dir.path(), &["run", ".", "--format", "json", "--out", out.to_str().unwrap()]);

@@ -44,8 +44,7 @@ pub fn execute(_args: AdapterArgs) -> anyhow::Result<i32> {
 fn one_shot(suite: &str) -> Result<(), ServeError> {
     let fixture = std::env::var("CONFORM_FIXTURE").unwrap_or_default();
     let version = std::env::var("CONFORM_FIXTURE_VERSION").unwrap_or_else(|_| "1".to_owned());
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input)?;
+    let input = read_stdin_within(conform::files::max_file_bytes())?;
     let output = serve::one_shot(suite, &fixture, &version, &input)?;
     let mut text = String::new();
     conform::implementation::subprocess::wire::write(&output, &mut text);
@@ -54,4 +53,17 @@ fn one_shot(suite: &str) -> Result<(), ServeError> {
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
     Ok(())
+}
+
+/// All of stdin, refused unread beyond `limit` bytes (`--max-fixture-size`).
+pub(super) fn read_stdin_within(limit: u64) -> std::io::Result<String> {
+    let mut input = String::new();
+    std::io::stdin().lock().take(limit.saturating_add(1)).read_to_string(&mut input)?;
+    if input.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("stdin holds more than {limit} bytes (--max-fixture-size or CONFORM_MAX_FIXTURE_SIZE raise it)"),
+        ));
+    }
+    Ok(input)
 }

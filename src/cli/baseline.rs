@@ -1,6 +1,5 @@
 //! `conform baseline write|check`: known-failures files.
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
 use conform::baseline::{Baseline, write_baseline};
 use conform::error::exit_code;
@@ -60,8 +59,8 @@ fn write(args: WriteArgs) -> anyhow::Result<i32> {
     let previous = args.baseline.as_deref().map(Baseline::read).transpose()?;
     let written = write_baseline(&report, previous.as_ref());
     match &args.out {
-        Some(path) => write_atomically(path, written.text.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        // The error names the file.
+        Some(path) => write_atomically(path, written.text.as_bytes())?,
         None => std::io::stdout().lock().write_all(written.text.as_bytes())?,
     }
     eprintln!("baseline: {} entries kept, {} added, {} dropped", written.kept, written.added, written.dropped.len());

@@ -78,6 +78,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         bail!("--captured-on {day:?} is not a date (YYYY-MM-DD)");
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("fixtures").join(&args.suite));
+    super::sweep_leftovers(std::slice::from_ref(&out), false);
     let options = CaptureOptions {
         suite,
         format,

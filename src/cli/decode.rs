@@ -3,10 +3,11 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use conform::error::{SetupError, exit_code};
+use conform::files::ShowPath;
 use conform::fixture::known_suites;
 use conform::suite::NoTrace;
 use conform::suite::call_reference;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -33,14 +34,15 @@ pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
     let Some(reference) = suite.reference_for(version) else {
         bail!("{}", conform::implementation::unimplemented_version(suite, version));
     };
+    let limit = conform::files::max_file_bytes();
     let (text, origin) = if args.input.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
+        let text = super::adapter::read_stdin_within(limit).context("cannot read stdin")?;
         (text, "stdin".to_owned())
     } else {
-        let text =
-            std::fs::read_to_string(&args.input).with_context(|| format!("cannot read {}", args.input.display()))?;
-        (text, args.input.display().to_string())
+        let bytes = conform::files::read_limited(&args.input, limit)
+            .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", args.input.shown()))?;
+        let text = String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", args.input.shown()))?;
+        (text, args.input.shown().to_string())
     };
     let input = conform::json::parse_document(&text).map_err(|err| anyhow::anyhow!("{origin}:{err}"))?.value;
     let input = suite.coerce_decode_input(input);

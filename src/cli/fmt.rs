@@ -3,6 +3,7 @@
 use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
+use conform::files::ShowPath;
 use conform::fixture::discover;
 use conform::fmt::{FmtStatus, format_files};
 
@@ -17,6 +18,9 @@ pub struct FmtArgs {
 
 pub fn execute(args: FmtArgs) -> anyhow::Result<i32> {
     let selection = args.fixtures.selection(None)?;
+    if !args.check {
+        super::sweep_leftovers(&args.fixtures.paths, true);
+    }
     let mut discovery = discover(&args.fixtures.paths, &args.fixtures.suite_filter()?)?;
     super::print_notices(&discovery.notices);
     discovery.files.retain(|file| selection.matches(&file.id()));
@@ -29,7 +33,7 @@ pub fn execute(args: FmtArgs) -> anyhow::Result<i32> {
             FmtStatus::Reformatted => {
                 changed += 1;
                 let verb = if args.check { "not canonical" } else { "reformatted" };
-                println!("{verb}: {}", result.path.display());
+                println!("{verb}: {}", result.path.shown());
             }
             FmtStatus::Unparsable(err) => {
                 broken += 1;
@@ -37,7 +41,7 @@ pub fn execute(args: FmtArgs) -> anyhow::Result<i32> {
             }
             FmtStatus::WriteFailed(message) => {
                 broken += 1;
-                super::error(format!("{}: cannot write: {message}", result.path.display()));
+                super::error(message);
             }
         }
     }

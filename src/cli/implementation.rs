@@ -83,7 +83,7 @@ fn duration(text: &str) -> Result<Duration, String> {
     parse_duration(text).map_err(|err| err.to_string())
 }
 
-fn size(text: &str) -> Result<u64, String> {
+pub(super) fn size(text: &str) -> Result<u64, String> {
     parse_size(text).map_err(|err| err.to_string())
 }
 

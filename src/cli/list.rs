@@ -3,6 +3,7 @@
 use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
+use conform::files::{ShowPath, one_line};
 use conform::fixture::{Notice, discover};
 use std::io::Write;
 
@@ -25,9 +26,11 @@ pub fn execute(args: ListArgs) -> anyhow::Result<i32> {
     super::selection::require_some(selected.len())?;
     let stdout = &mut std::io::stdout().lock();
     for file in selected {
+        // A file name holding a newline must not split its line.
         let id = file.id();
+        let id = one_line(&id);
         if args.paths_too {
-            writeln!(stdout, "{id}\t{}", file.path.display())?;
+            writeln!(stdout, "{id}\t{}", file.path.shown())?;
         } else {
             writeln!(stdout, "{id}")?;
         }

@@ -29,6 +29,7 @@ mod validate;
 
 use clap::{Parser, Subcommand};
 use conform::error::exit_code;
+use conform::files::ShowPath;
 use conform::fixture::Notice;
 use conform::review::Written;
 use std::fmt::Display;
@@ -42,6 +43,14 @@ const MAIN_STACK_BYTES: usize = 512 * 1024 * 1024;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Largest fixture file (or decode input) read; larger ones are refused unread (e.g. 512KiB, 64MiB).
+    #[arg(long, global = true, value_name = "SIZE", env = "CONFORM_MAX_FIXTURE_SIZE", default_value = "64MiB",
+          value_parser = implementation::size)]
+    max_fixture_size: u64,
+    /// Most JSON values one parsed document (fixture, reply, decode or adapter input) may hold.
+    #[arg(long, global = true, value_name = "N", env = "CONFORM_MAX_JSON_VALUES",
+          default_value_t = conform::json::DEFAULT_MAX_VALUES, value_parser = clap::value_parser!(u64).range(1..))]
+    max_json_values: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -101,6 +110,9 @@ enum Command {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     quiet_on_broken_pipe();
+    interrupt::install();
+    conform::files::set_max_file_bytes(cli.max_fixture_size);
+    conform::json::set_max_values(cli.max_json_values);
     let worker =
         std::thread::Builder::new().name("conform".to_owned()).stack_size(MAIN_STACK_BYTES).spawn(
             move || match execute(cli.command) {
@@ -213,7 +225,16 @@ fn error(message: impl Display) {
 /// Prints `wrote PATH` to stderr for each report file written.
 fn print_wrote(paths: &[std::path::PathBuf]) {
     for path in paths {
-        eprintln!("wrote {}", path.display());
+        eprintln!("wrote {}", path.shown());
+    }
+}
+
+/// Removes the temporary files an interrupted conform command left in
+/// `roots` (where this command is about to write: fixture trees, walked
+/// recursively, or report folders, not) and names each in a note.
+fn sweep_leftovers(roots: &[std::path::PathBuf], recursive: bool) {
+    for path in conform::files::sweep_leftovers(roots, recursive) {
+        note(format!("{}: removed a temporary file an interrupted conform command left", path.shown()));
     }
 }
 
@@ -225,5 +246,5 @@ fn print_written(written: &Written, detail: &str) {
         Written::Accepted(path) => ("written", path),
         Written::Unchanged(path) => ("unchanged", path),
     };
-    println!("{verb:<9} {}{detail}", path.display());
+    println!("{verb:<9} {}{detail}", path.shown());
 }

@@ -82,6 +82,7 @@ fn merge_reports(args: MergeArgs) -> anyhow::Result<i32> {
     if formats.is_empty() {
         formats = vec![Format::Json, Format::Junit, Format::Markdown, Format::Html];
     }
+    super::sweep_leftovers(std::slice::from_ref(&args.out), false);
     super::print_wrote(&write_files(&merged, &formats, &args.out, &FileOptions::default())?);
     println!("{}", merged.summary.summary_line());
     Ok(merged.exit_code())
@@ -112,8 +113,9 @@ fn html(args: HtmlArgs) -> anyhow::Result<i32> {
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    conform::files::write_atomically(&args.out, &page)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    super::sweep_leftovers(std::slice::from_ref(&args.out), false);
+    // The error names the file.
+    conform::files::write_atomically(&args.out, &page)?;
     super::print_wrote(std::slice::from_ref(&args.out));
     Ok(exit_code::CONFORMANT)
 }

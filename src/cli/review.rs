@@ -55,6 +55,9 @@ enum Decision {
 }
 
 pub fn execute(args: ReviewArgs) -> anyhow::Result<i32> {
+    if !args.check && !args.list {
+        super::sweep_leftovers(&args.paths, true);
+    }
     let pending = find_pending(&args.paths)?;
     if pending.is_empty() {
         println!("no pending fixtures under {}", join_paths(&args.paths));

@@ -112,6 +112,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         markdown_limit: args.markdown_limit,
         junit: JunitOptions { testcase_file: args.junit_testcase_file },
     };
+    super::sweep_leftovers(std::slice::from_ref(&args.out), false);
     super::print_wrote(&write_files(&report, &formats, &args.out, &file_options)?);
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);

@@ -26,6 +26,9 @@ pub struct UpgradeArgs {
 
 pub fn execute(args: UpgradeArgs) -> anyhow::Result<i32> {
     let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
+    if !args.check {
+        super::sweep_leftovers(&args.fixtures.paths, true);
+    }
     let selected = args.fixtures.load(None)?;
     super::print_notices(&selected.corpus.notices);
     selected.require_some()?;

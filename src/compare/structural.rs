@@ -199,12 +199,23 @@ impl Collector {
 
     /// Aligns the arrays on equal elements first, so an inserted or removed
     /// element is one difference instead of a cascade over every later index.
+    /// Elements are keyed by a hash of their compact text (8 bytes each,
+    /// not a copy of the text: a reply of a million elements would double).
     fn walk_arrays(&mut self, at: &str, expected: &[Value], actual: &[Value]) {
-        let expected_keys: Vec<String> = expected.iter().map(to_compact_string).collect();
-        let actual_keys: Vec<String> = actual.iter().map(to_compact_string).collect();
+        let expected_keys: Vec<u64> = expected.iter().map(alignment_key).collect();
+        let actual_keys: Vec<u64> = actual.iter().map(alignment_key).collect();
         for op in capture_diff_slices(Algorithm::Myers, &expected_keys, &actual_keys) {
             match op {
-                DiffOp::Equal { .. } => {}
+                DiffOp::Equal { old_index, new_index, len } => {
+                    // Equal keys are equal texts but for a hash collision,
+                    // which must not hide a difference.
+                    for offset in 0..len {
+                        let (old, new) = (&expected[old_index + offset], &actual[new_index + offset]);
+                        if !values_equal(old, new) {
+                            self.walk(pointer::push_index(at, old_index + offset), old, new);
+                        }
+                    }
+                }
                 DiffOp::Delete { old_index, old_len, .. } => self.missing(at, expected, old_index, old_len),
                 DiffOp::Insert { new_index, new_len, .. } => self.unexpected(at, actual, new_index, new_len),
                 DiffOp::Replace { old_index, old_len, new_index, new_len } => {
@@ -246,6 +257,14 @@ impl Collector {
         difference.count = Some(len);
         self.push(difference);
     }
+}
+
+/// The alignment key of an array element: a hash of its compact text.
+fn alignment_key(value: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    to_compact_string(value).hash(&mut hasher);
+    hasher.finish()
 }
 
 fn kind_of(value: &Value) -> u8 {

@@ -302,16 +302,16 @@ pub fn load_candidates(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<String>) {
 fn load_candidate(path: &Path) -> Result<Candidate, String> {
     let problem = |reason: String| format!("{}: {reason}", path.display());
     let (suite, _) = enclosing_suite(path).ok_or_else(|| problem("not in a suite folder".to_owned()))?;
-    let (_, parsed) = read_document(path).map_err(|err| err.to_string())?;
+    let (text, parsed) = read_document(path).map_err(|err| err.to_string())?;
     let parts = suite.split(&parsed.value).map_err(problem)?;
     // A candidate is measured at its own version (a capture writes the
     // reference's newest one).
-    let version = parsed
-        .value
-        .get("fixtureVersion")
-        .and_then(serde_json::Value::as_u64)
-        .and_then(|version| u32::try_from(version).ok())
-        .unwrap_or_else(|| suite.newest_reference_version());
+    let version = match parsed.value.get("fixtureVersion").map(|value| crate::fixture::document_version(&text, value)) {
+        Some(Ok(version)) => version,
+        // `2.0` or `1e3` is no version at all, never another one.
+        Some(Err(found)) => return Err(problem(format!("{found} is not a fixtureVersion"))),
+        None => suite.newest_reference_version(),
+    };
     let rules = rules_of(suite, version, &parts.input).map_err(problem)?;
     Ok(Candidate { path: path.to_path_buf(), suite: suite.name(), rules })
 }
@@ -366,5 +366,19 @@ mod tests {
                 ("w".to_owned(), vec![]),
             ]
         );
+    }
+
+    #[test]
+    fn a_candidate_whose_version_is_not_an_integer_is_a_problem_not_the_newest_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/chat");
+        let first = std::fs::read_dir(&bundled).unwrap().flatten().map(|e| e.path()).min().unwrap();
+        let text = std::fs::read_to_string(&first).unwrap();
+        std::fs::create_dir(dir.path().join("chat")).unwrap();
+        let candidate = dir.path().join("chat").join(first.file_name().unwrap());
+        std::fs::write(&candidate, text.replacen("\"fixtureVersion\": 1,", "\"fixtureVersion\": 2.0,", 1)).unwrap();
+        let (candidates, problems) = load_candidates(&[candidate]);
+        assert!(candidates.is_empty());
+        assert!(problems.len() == 1 && problems[0].ends_with("2.0 is not a fixtureVersion"), "{problems:?}");
     }
 }

@@ -12,7 +12,7 @@ use super::subprocess::protocol::{
 use super::{CaseRequest, Implementation, Outcome, ReferenceImplementation};
 use crate::suites;
 use serde_json::Value;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use thiserror::Error;
 
 /// Why serving stopped abnormally.
@@ -105,12 +105,21 @@ pub fn respond(line: &[u8]) -> Result<Step, ServeError> {
 pub fn serve(input: &mut dyn BufRead, output: &mut dyn Write, log: &mut dyn Write) -> Result<(), ServeError> {
     let mut line = Vec::new();
     let mut number = 0u64;
+    let limit = crate::files::max_file_bytes();
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        let read = read_bounded_line(input, &mut line, limit)?;
+        if read == BoundedLine::End {
             return Ok(());
         }
         number += 1;
+        if read == BoundedLine::TooLong {
+            writeln!(
+                log,
+                "conform adapter: input line {number} skipped: longer than {limit} bytes (--max-fixture-size)"
+            )?;
+            continue;
+        }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         if text.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -129,10 +138,48 @@ pub fn serve(input: &mut dyn BufRead, output: &mut dyn Write, log: &mut dyn Writ
     }
 }
 
+/// What [`read_bounded_line`] read.
+#[derive(Debug, PartialEq, Eq)]
+enum BoundedLine {
+    /// A line (with its newline, unless the input ended first).
+    Line,
+    /// A line longer than the limit, read to its end and dropped.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line of at most `limit` bytes into `line`; a longer one is
+/// consumed without being kept, so that a runaway line costs no memory.
+fn read_bounded_line(input: &mut dyn BufRead, line: &mut Vec<u8>, limit: u64) -> io::Result<BoundedLine> {
+    let read = (&mut *input).take(limit.saturating_add(1)).read_until(b'\n', line)?;
+    if read == 0 {
+        return Ok(BoundedLine::End);
+    }
+    if line.ends_with(b"\n") || (read as u64) <= limit {
+        return Ok(BoundedLine::Line);
+    }
+    line.clear();
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(BoundedLine::TooLong);
+        }
+        let (consumed, done) = match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(newline) => (newline + 1, true),
+            None => (buffer.len(), false),
+        };
+        input.consume(consumed);
+        if done {
+            return Ok(BoundedLine::TooLong);
+        }
+    }
+}
+
 /// One-shot mode: the whole of `input` is one case's input part; returns
 /// the output or the error message.
 pub fn one_shot(suite: &str, fixture: &str, fixture_version: &str, input: &str) -> Result<Value, ServeError> {
-    let input = crate::json::parse_value(input).map_err(|err| ServeError::BadInput(err.to_string()))?;
+    let input = crate::json::parse_bounded(input).map_err(|err| ServeError::BadInput(err.to_string()))?;
     let version = fixture_version.trim().parse::<u64>().unwrap_or(1);
     match answer(suite, fixture, version, &input)? {
         ReplyBody::Output(output) => Ok(output),
@@ -167,5 +214,29 @@ mod tests {
         assert_eq!(hello.suites.len(), suites::all().len());
         assert!(matches!(&lines[1], Reply::Result { id: 5, body: ReplyBody::Error(m) } if m.contains("nosuch")));
         assert!(String::from_utf8(log).unwrap().contains("input line 2 skipped: the line is not JSON"));
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_dropped_without_being_kept() {
+        let text = format!("short\n{}\nnext\n{}", "x".repeat(100), "y".repeat(50));
+        let mut input = std::io::BufReader::with_capacity(8, text.as_bytes());
+        let mut line = Vec::new();
+        let mut read = Vec::new();
+        loop {
+            line.clear();
+            match read_bounded_line(&mut input, &mut line, 10).unwrap() {
+                BoundedLine::End => break,
+                outcome => read.push((outcome, String::from_utf8(line.clone()).unwrap())),
+            }
+        }
+        assert_eq!(
+            read,
+            [
+                (BoundedLine::Line, "short\n".to_owned()),
+                (BoundedLine::TooLong, String::new()),
+                (BoundedLine::Line, "next\n".to_owned()),
+                (BoundedLine::TooLong, String::new()),
+            ]
+        );
     }
 }

@@ -1,9 +1,15 @@
 //! Parsing JSON documents: exact numbers, insertion order, lone surrogates,
-//! deep nesting without stack overflow, and errors with line and column.
+//! deep nesting without stack overflow, bounded memory (see [`super::scan`]),
+//! and errors with line and column.
+//!
+//! Numbers must be finite: `1e400` is refused (see [`OUT_OF_RANGE`]).
 
 use super::jsstring::encode_lone_surrogates;
-use serde::Deserialize;
+use super::scan::{max_values, scan};
+use super::sized::SizedValue;
+use serde::de::DeserializeSeed;
 use serde_json::Value;
+use std::cell::Cell;
 use thiserror::Error;
 
 /// Deepest nesting of arrays and objects a document may have.
@@ -23,7 +29,18 @@ pub enum JsonErrorKind {
     TooDeep,
     /// The text is empty or only whitespace.
     Empty,
+    /// More values than [`super::max_values`] allows.
+    TooManyValues,
 }
+
+/// Why a number beyond the range of a double (`1e400`, `-1e400`) is refused
+/// rather than read as `JSON.parse` reads it (`Infinity`): no JSON text can
+/// hold an infinity (`JSON.stringify` writes it as `null`), so a document
+/// holding one could never be written back canonically, and an output
+/// holding one could not cross the protocol as JSON. The suites follow the
+/// documents as JSON carries them: finite numbers only.
+pub const OUT_OF_RANGE: &str = "number out of range: JSON.parse reads it as Infinity, which no JSON text can hold \
+                                (JSON.stringify writes null); conform accepts finite numbers only";
 
 /// A parse failure with a 1-based position in the text.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -51,18 +68,32 @@ pub struct ParsedDocument {
 }
 
 /// Parses a document read from a file: a leading byte order mark is ignored
-/// (and reported), everything else must be exactly one JSON value.
+/// (and reported), everything else must be exactly one JSON value, of at
+/// most [`super::max_values`] values.
 pub fn parse_document(text: &str) -> Result<ParsedDocument, JsonError> {
     let (body, had_bom) = match text.strip_prefix('\u{feff}') {
         Some(rest) => (rest, true),
         None => (text, false),
     };
-    let value = parse_value(body)?;
+    let value = parse_bounded(body)?;
     Ok(ParsedDocument { value, had_bom, had_crlf: body.contains("\r\n") })
 }
 
-/// Parses exactly one JSON value.
+/// Parses exactly one JSON value, of any number of values: for texts the
+/// crate holds already (embedded schemas, JSON inside a parsed document,
+/// which a reference must read as `JSON.parse` would). What comes from
+/// outside goes through [`parse_bounded`] or [`parse_document`].
 pub fn parse_value(text: &str) -> Result<Value, JsonError> {
+    parse_within(text, u64::MAX)
+}
+
+/// Parses exactly one JSON value of at most [`super::max_values`] values:
+/// for texts from outside (a reply, a request, an input on stdin).
+pub fn parse_bounded(text: &str) -> Result<Value, JsonError> {
+    parse_within(text, max_values())
+}
+
+fn parse_within(text: &str, max_values: u64) -> Result<Value, JsonError> {
     if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
         return Err(JsonError {
             kind: JsonErrorKind::Empty,
@@ -71,13 +102,16 @@ pub fn parse_value(text: &str) -> Result<Value, JsonError> {
             message: "the file is empty; expected a JSON document".to_owned(),
         });
     }
-    check_depth(text)?;
+    let shape = scan(text, max_values)?;
     let text = encode_lone_surrogates(text);
     let mut deserializer = serde_json::Deserializer::from_str(&text);
-    // The depth check above bounds the nesting; serde_stacker grows the stack
-    // so that this bounded recursion cannot overflow it.
+    // The scan above bounds the nesting; serde_stacker grows the stack so
+    // that this bounded recursion cannot overflow it.
     deserializer.disable_recursion_limit();
-    let value = Value::deserialize(serde_stacker::Deserializer::new(&mut deserializer))
+    let next = Cell::new(0);
+    let seed = SizedValue { sizes: &shape.sizes, next: &next };
+    let value = seed
+        .deserialize(serde_stacker::Deserializer::new(&mut deserializer))
         .and_then(|value| deserializer.end().map(|()| value))
         .map_err(|err| from_serde(&err))?;
     Ok(value)
@@ -91,44 +125,8 @@ fn from_serde(err: &serde_json::Error) -> JsonError {
         Some(cut) => full[..cut].to_owned(),
         None => full,
     };
+    let message = if message == "number out of range" { OUT_OF_RANGE.to_owned() } else { message };
     JsonError { kind, line: err.line().max(1), column: err.column().max(1), message }
-}
-
-/// Rejects nesting deeper than [`MAX_DEPTH`] with the position where the
-/// limit was crossed. Brackets inside strings do not count.
-fn check_depth(text: &str) -> Result<(), JsonError> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (offset, byte) in text.bytes().enumerate() {
-        if in_string {
-            match (escaped, byte) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    let (line, column) = line_column(text, offset);
-                    return Err(JsonError {
-                        kind: JsonErrorKind::TooDeep,
-                        line,
-                        column,
-                        message: format!("nesting deeper than {MAX_DEPTH} levels"),
-                    });
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 /// 1-based line and character column of a byte offset.
@@ -188,6 +186,36 @@ mod tests {
         let doc = parse_document("\u{feff}{\r\n\"a\": 1\r\n}").unwrap();
         assert!(doc.had_bom && doc.had_crlf);
         assert_eq!(doc.value["a"], 1);
+    }
+
+    #[test]
+    fn numbers_beyond_a_double_are_refused_and_say_why() {
+        for text in ["1e400", "[-1e400]", "{\"a\": 2e308}"] {
+            let err = parse_value(text).unwrap_err();
+            assert_eq!(err.message, OUT_OF_RANGE, "{text}");
+        }
+        // Underflow is a plain zero, in JavaScript and here.
+        assert_eq!(parse_value("1e-400").unwrap(), serde_json::json!(0.0));
+    }
+
+    #[test]
+    fn too_many_values_are_refused_before_parsing() {
+        let text = format!("[{}1]", "1,".repeat(usize::try_from(max_values()).unwrap()));
+        let err = parse_bounded(&text).unwrap_err();
+        assert_eq!(err.kind, JsonErrorKind::TooManyValues);
+        assert_eq!(parse_document(&text).unwrap_err().kind, JsonErrorKind::TooManyValues);
+        assert!(parse_value(&text).is_ok(), "texts the crate holds already are not bounded");
+        assert!(parse_bounded(&format!("[{}1]", "1,".repeat(1000))).is_ok());
+    }
+
+    #[test]
+    fn arrays_and_objects_are_allocated_at_their_final_size() {
+        let value = parse_value(r#"{"a": [1, 2, 3], "b": {"x": [], "y": [[4], 5]}}"#).unwrap();
+        assert_eq!(value["a"].as_array().unwrap().capacity(), 3);
+        assert_eq!(value["b"]["y"].as_array().unwrap().capacity(), 2);
+        assert_eq!(value["b"]["x"].as_array().unwrap().capacity(), 0);
+        let text = format!("[{}0]", "12345,".repeat(100_000));
+        assert_eq!(parse_value(&text).unwrap().as_array().unwrap().capacity(), 100_001);
     }
 
     #[test]

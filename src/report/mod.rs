@@ -128,7 +128,9 @@ pub fn write_files(
     let mut written = Vec::new();
     for format in formats {
         let Some(name) = format.file_name() else { continue };
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).map_err(|err| {
+            io::Error::new(err.kind(), format!("cannot create {}: {err}", crate::files::ShowPath::shown(dir)))
+        })?;
         let path = dir.join(name);
         let mut buffer = Vec::new();
         match format {

@@ -5,6 +5,7 @@ use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
 use super::palette::{Palette, visible_controls};
 use crate::compare::{DiffTag, format_line, hunk_header};
+use crate::files::one_line;
 use std::collections::HashMap;
 use std::io;
 
@@ -47,7 +48,7 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
         match case.verdict.tally() {
             Tally::Passed if !options.verbose => {}
             Tally::Passed => {
-                writeln!(out, "{} {}", p.good(&label(case.verdict)), case.id)?;
+                writeln!(out, "{} {}", p.good(&label(case.verdict)), one_line(&case.id))?;
                 needs_blank_line = true;
             }
             Tally::Skipped => {
@@ -57,7 +58,7 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
                         writeln!(out, "{} {} {} cases: {reason}", p.warn(&label(case.verdict)), n, case.suite)?
                     }
                     Some(Group::Folded) if !options.verbose => continue,
-                    _ => writeln!(out, "{} {}: {reason}", p.warn(&label(case.verdict)), case.id)?,
+                    _ => writeln!(out, "{} {}: {reason}", p.warn(&label(case.verdict)), one_line(&case.id))?,
                 }
                 needs_blank_line = true;
             }
@@ -108,7 +109,9 @@ pub fn write_pretty(report: &RunReport, out: &mut dyn io::Write, options: &Prett
 /// counted at its end.
 fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOptions, same: usize) -> io::Result<()> {
     let p = options.palette;
-    writeln!(out, "{} {}  {}", p.bad(&label(case.verdict)), p.bold(&case.id), p.dim(&format!("({})", case.path)))?;
+    // Ids and paths come from file names, which may hold a newline.
+    let (id, path) = (one_line(&case.id), one_line(&case.path));
+    writeln!(out, "{} {}  {}", p.bad(&label(case.verdict)), p.bold(&id), p.dim(&format!("({path})")))?;
     for problem in &case.problems {
         writeln!(out, "  {problem}")?;
     }
@@ -221,7 +224,7 @@ fn write_clusters(report: &RunReport, out: &mut dyn io::Write, p: Palette) -> io
     writeln!(out, "{}", p.bold(&format!("{headline}:")))?;
     let width = report.clusters.first().map_or(1, |c| c.cases.len().to_string().len());
     for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
-        let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, str::to_owned);
+        let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, |id| one_line(id).into_owned());
         let known = cluster.known_note().map(|note| format!(" {note}")).unwrap_or_default();
         writeln!(
             out,

@@ -147,7 +147,7 @@ impl OneShotImplementation {
                     .to_owned(),
             );
         }
-        match json::parse_value(text) {
+        match json::parse_bounded(text) {
             Ok(output) => Outcome::Output(output),
             Err(err) => Outcome::ProtocolError(format!(
                 "stdout is not one JSON value ({err}); it starts `{}` (print logs to stderr)",

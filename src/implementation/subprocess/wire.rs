@@ -34,18 +34,26 @@ pub fn write(value: &Value, out: &mut String) {
     }
 }
 
-/// Parses one JSON value, exactly as [`crate::json::parse_value`] does
+/// Texts at least this long take the careful path, which bounds the number
+/// of values and allocates arrays at their final size (a large reply).
+const FAST_PATH_BYTES: usize = 64 << 10;
+
+/// Parses one JSON value, exactly as [`crate::json::parse_bounded`] does
 /// (same value, same errors).
 pub fn parse(text: &str) -> Result<Value, JsonError> {
     let bytes = text.as_bytes();
+    // A value takes at least two bytes of text (`1,`, `[]`), so a short
+    // text cannot exceed the value limit.
+    let short = text.len() < FAST_PATH_BYTES && (text.len() as u64) / 2 < json::max_values();
     let escapes_surrogates = bytes.windows(3).any(|w| w[0] == b'\\' && w[1] == b'u' && matches!(w[2], b'd' | b'D'));
-    if !escapes_surrogates
+    if short
+        && !escapes_surrogates
         && !contains_mark(bytes)
         && let Ok(value) = serde_json::from_str::<Value>(text)
     {
         return Ok(value);
     }
-    json::parse_value(text)
+    json::parse_bounded(text)
 }
 
 #[cfg(test)]
@@ -97,8 +105,17 @@ mod tests {
 
     #[test]
     fn errors_are_those_of_the_json_module() {
-        for text in ["", "{", "[1,]", "{} x", "nul"] {
+        for text in ["", "{", "[1,]", "{} x", "nul", "[1e400]"] {
             assert_eq!(parse(text), json::parse_value(text), "{text:?}");
         }
+        assert_eq!(parse("{\"output\": -1e400}").unwrap_err().message, json::OUT_OF_RANGE);
+    }
+
+    #[test]
+    fn a_large_reply_is_bounded_by_the_value_limit() {
+        let text = format!("[{}0]", "0,".repeat(usize::try_from(json::max_values()).unwrap()));
+        assert_eq!(parse(&text).unwrap_err().kind, json::JsonErrorKind::TooManyValues);
+        let large = format!("[{}0]", "123456,".repeat(20_000));
+        assert_eq!(parse(&large).unwrap().as_array().unwrap().capacity(), 20_001, "allocated at its final size");
     }
 }

@@ -1,0 +1,208 @@
+//! Reading a file that must be a regular file of bounded size: fixture
+//! documents, `VERSION` files, reports and inputs named on the command line.
+//!
+//! A FIFO named `x.json` would block a plain `read` forever and a symlink to
+//! `/dev/zero` would fill memory; a 2 GB file would be read whole before
+//! anything could refuse it. So the file is opened without blocking, its
+//! type and size are checked on the open handle (no race with a rename),
+//! and at most the limit is ever read.
+
+use std::fmt;
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The default largest file [`read_limited`] reads for fixture documents:
+/// 64 MiB (the bundled and HAPI fixtures are all under 1 MiB).
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 << 20;
+
+static MAX_FILE_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_FILE_BYTES);
+
+/// The largest fixture file commands read (`--max-fixture-size`,
+/// `CONFORM_MAX_FIXTURE_SIZE`, else [`DEFAULT_MAX_FILE_BYTES`]).
+pub fn max_file_bytes() -> u64 {
+    MAX_FILE_BYTES.load(Ordering::Relaxed)
+}
+
+/// Sets [`max_file_bytes`] for the rest of the process (the command line
+/// does this once, from its flag).
+pub fn set_max_file_bytes(bytes: u64) {
+    MAX_FILE_BYTES.store(bytes, Ordering::Relaxed);
+}
+
+/// What a path is once symlinks are resolved, for discovery's notes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A regular file: the only kind read.
+    Regular,
+    /// A folder.
+    Directory,
+    /// A FIFO (named pipe).
+    Fifo,
+    /// A character or block device.
+    Device,
+    /// A socket.
+    Socket,
+    /// A symlink whose target does not exist.
+    Dangling,
+    /// Something else, or unknown.
+    Other,
+}
+
+impl FileKind {
+    /// The kind of `path`, following symlinks.
+    pub fn of(path: &Path) -> FileKind {
+        match std::fs::metadata(path) {
+            Ok(metadata) => FileKind::from_metadata(&metadata),
+            Err(err) if err.kind() == io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => FileKind::Dangling,
+            Err(_) => FileKind::Other,
+        }
+    }
+
+    fn from_metadata(metadata: &Metadata) -> FileKind {
+        let kind = metadata.file_type();
+        if kind.is_file() {
+            return FileKind::Regular;
+        }
+        if kind.is_dir() {
+            return FileKind::Directory;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_fifo() {
+                return FileKind::Fifo;
+            }
+            if kind.is_char_device() || kind.is_block_device() {
+                return FileKind::Device;
+            }
+            if kind.is_socket() {
+                return FileKind::Socket;
+            }
+        }
+        FileKind::Other
+    }
+
+    /// Words for messages: "a FIFO", "a device", …
+    pub fn describe(self) -> &'static str {
+        match self {
+            FileKind::Regular => "a regular file",
+            FileKind::Directory => "a folder",
+            FileKind::Fifo => "a FIFO (named pipe)",
+            FileKind::Device => "a device",
+            FileKind::Socket => "a socket",
+            FileKind::Dangling => "a symlink to nothing",
+            FileKind::Other => "not a regular file",
+        }
+    }
+}
+
+/// Why [`read_limited`] read nothing.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Not a regular file (after following symlinks).
+    NotRegular(FileKind),
+    /// Larger than the limit.
+    TooLarge {
+        /// The file's size in bytes (at least this; it may still grow).
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Opening or reading failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::NotRegular(kind) => write!(f, "{}, not a regular file: not read", kind.describe()),
+            ReadError::TooLarge { size, limit } => write!(
+                f,
+                "{size} bytes, over the limit of {limit} bytes: not read (--max-fixture-size or \
+                 CONFORM_MAX_FIXTURE_SIZE raise it)"
+            ),
+            ReadError::Io(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+/// Reads a regular file of at most `limit` bytes. Never blocks on a FIFO
+/// and never reads more than `limit + 1` bytes, whatever the file is.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let file = open_without_blocking(path).map_err(ReadError::Io)?;
+    let metadata = file.metadata().map_err(ReadError::Io)?;
+    let kind = FileKind::from_metadata(&metadata);
+    if kind != FileKind::Regular {
+        return Err(ReadError::NotRegular(kind));
+    }
+    if metadata.len() > limit {
+        return Err(ReadError::TooLarge { size: metadata.len(), limit });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    // The file may grow between the check and the read.
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { size: bytes.len() as u64, limit });
+    }
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn open_without_blocking(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of
+    // waiting for one; regular files ignore the flag.
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
+#[cfg(not(unix))]
+fn open_without_blocking(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regular_file_within_the_limit_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        std::fs::write(&path, "{}\n").unwrap();
+        assert_eq!(read_limited(&path, 3).unwrap(), b"{}\n");
+        let err = read_limited(&path, 2).unwrap_err();
+        assert!(matches!(err, ReadError::TooLarge { size: 3, limit: 2 }), "{err:?}");
+        assert!(err.to_string().contains("--max-fixture-size"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_folders_are_refused_without_reading() {
+        let err = read_limited(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert!(matches!(err, ReadError::NotRegular(FileKind::Device)), "{err:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("zero.json");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        assert_eq!(FileKind::of(&link), FileKind::Device);
+        assert!(matches!(read_limited(&link, 1 << 20), Err(ReadError::NotRegular(FileKind::Device))));
+        assert_eq!(FileKind::of(dir.path()), FileKind::Directory);
+        let dangling = dir.path().join("gone.json");
+        std::os::unix::fs::symlink(dir.path().join("missing"), &dangling).unwrap();
+        assert_eq!(FileKind::of(&dangling), FileKind::Dangling);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("x.json");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string and mode.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        assert_eq!(FileKind::of(&fifo), FileKind::Fifo);
+        // With no writer, a blocking open would never return.
+        assert!(matches!(read_limited(&fifo, 1 << 20), Err(ReadError::NotRegular(FileKind::Fifo))));
+    }
+}
