@@ -37,6 +37,12 @@ fn validator_for(suite: &dyn Suite, version: u32) -> Result<Arc<Validator>, Stri
     Ok(validator)
 }
 
+/// Whether a document satisfies its suite's schema for `version` (the fast
+/// check of generated documents; [`schema_errors`] says what is wrong).
+pub fn is_schema_valid(suite: &dyn Suite, version: u32, document: &Value) -> bool {
+    validator_for(suite, version).is_ok_and(|validator| validator.is_valid(document))
+}
+
 /// Validates a document against its suite's schema for `version`; one error
 /// per problem, each with the JSON pointer and the line and column in `text`.
 pub fn schema_errors(suite: &dyn Suite, version: u32, document: &Value, text: &str, path: &Path) -> Vec<FixtureError> {

@@ -1,0 +1,88 @@
+//! What `conform explore` knows about chat inputs beyond the generic
+//! mutations: the words the decoder branches on, and mutations of the two
+//! places where the reference decides what the specs leave open and a port
+//! most easily differs: CodexAgent card ids (an empty `agentId` is no id)
+//! and error flags of tool results (JavaScript truthiness).
+
+use crate::suite::mutate::{object_at_mut, objects_where};
+use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use serde_json::Value;
+
+/// See the module docs.
+pub const PROFILE: MutationProfile = MutationProfile {
+    id_members: &[],
+    order_members: &[],
+    words: &[
+        "user",
+        "agent",
+        "assistant",
+        "system",
+        "output",
+        "event",
+        "codex",
+        "text",
+        "tool_use",
+        "tool_result",
+        "thinking",
+        "summary",
+        "tool-call",
+        "tool-call-result",
+        "agent-run-start",
+        "agent-run-update",
+        "agent-run-trace",
+        "message",
+        "reasoning",
+        "token_count",
+        "plan",
+        "Task",
+        "Bash",
+        "ready",
+    ],
+    mutators: &[
+        SuiteMutator { name: "chat.agent-ids", weight: 3, apply: agent_ids },
+        SuiteMutator { name: "chat.error-flag", weight: 2, apply: error_flag },
+    ],
+};
+
+fn is_agent_run(members: &serde_json::Map<String, Value>) -> bool {
+    members.get("type").and_then(Value::as_str).is_some_and(|kind| kind.starts_with("agent-run-"))
+}
+
+/// Blanks or swaps the agent and card ids of a Codex agent-run event.
+fn agent_ids(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
+    let runs = objects_where(input, &is_agent_run);
+    let path = chooser.pick(&runs)?.clone();
+    let keys = ["agentId", "agent_id", "cardId", "card_id"];
+    let key = *chooser.pick(&keys)?;
+    let other = chooser
+        .pick(&runs)
+        .and_then(|other| crate::suite::mutate::node_at(input, other)?.get("agentId").cloned())
+        .unwrap_or(Value::from("agent-2"));
+    let value = if chooser.chance(2, 3) { Value::from("") } else { other };
+    let run = object_at_mut(input, &path)?;
+    if run.get(key) == Some(&value) {
+        return None;
+    }
+    let described = crate::json::to_compact_string(&value);
+    run.insert(key.to_owned(), value);
+    Some(format!("set `{key}` of an agent-run event to {described}"))
+}
+
+/// Sets the error flag of a tool result (Claude or Codex) to a boolean or
+/// to a value whose JavaScript truthiness differs from its look.
+fn error_flag(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
+    let results = objects_where(input, &|members| {
+        matches!(members.get("type").and_then(Value::as_str), Some("tool_result" | "tool-call-result"))
+    });
+    let path = chooser.pick(&results)?.clone();
+    let values =
+        [Value::Bool(true), Value::Bool(false), Value::from("false"), Value::from(0), Value::from(""), Value::from(1)];
+    let value = chooser.pick(&values)?.clone();
+    let result = object_at_mut(input, &path)?;
+    if result.get("is_error") == Some(&value) {
+        return None;
+    }
+    let described = crate::json::to_compact_string(&value);
+    result.insert("is_error".to_owned(), value);
+    Some(format!("set `is_error` of a tool result to {described}"))
+}
