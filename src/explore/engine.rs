@@ -5,7 +5,7 @@
 //! them at the end, so the result does not depend on which worker ran what.
 
 use super::generate::{Candidate, Generated, Generator};
-use super::judge::{DivergenceSignature, Judgement, judge};
+use super::judge::{ClusterKey, Judgement, judge};
 use super::seeds::SeedPool;
 use crate::implementation::{CaseRequest, Implementation, Outcome, ReferenceImplementation};
 use crate::suite::ReferenceFailure;
@@ -155,7 +155,9 @@ impl SuiteTally {
     }
 }
 
-/// One input of a cluster, with what both sides made of it.
+/// One input of a cluster. What the sides made of it is not kept (outputs
+/// can be large; the report runs the reduced example again), so a cluster
+/// costs the one input it keeps.
 #[derive(Clone, Debug)]
 pub struct Example {
     /// Its number among the suite's inputs.
@@ -168,19 +170,15 @@ pub struct Example {
     pub path: Vec<String>,
     /// Compact JSON bytes of the input (smaller examples are kept).
     pub size: usize,
-    /// The implementation's outcome.
-    pub subject: Outcome,
-    /// The other side's outcome.
-    pub against: Outcome,
 }
 
-/// Divergences that share a signature, in one suite.
+/// Divergences that share a cluster key, in one suite.
 #[derive(Clone, Debug)]
 pub struct FoundCluster {
     /// Index of the suite's pool.
     pub pool: usize,
     /// What the divergences have in common.
-    pub signature: DivergenceSignature,
+    pub key: ClusterKey,
     /// How many inputs showed it.
     pub count: u64,
     /// The smallest input number that showed it.
@@ -216,7 +214,7 @@ pub struct Exploration {
 #[derive(Default)]
 struct WorkerState {
     tallies: Vec<SuiteTally>,
-    clusters: Vec<HashMap<DivergenceSignature, FoundCluster>>,
+    clusters: Vec<HashMap<ClusterKey, FoundCluster>>,
 }
 
 /// The name an input is sent under: `explore-<index>`.
@@ -240,7 +238,7 @@ pub fn explore(
     let stop = Mutex::new(None::<Stop>);
     let halted = AtomicBool::new(false);
     let states: Mutex<Vec<WorkerState>> = Mutex::new(Vec::new());
-    let distinct: Mutex<HashSet<(usize, DivergenceSignature)>> = Mutex::new(HashSet::new());
+    let distinct: Mutex<HashSet<(usize, ClusterKey)>> = Mutex::new(HashSet::new());
     let deadline = match options.budget {
         Budget::Time(duration) => Some(clock + duration),
         Budget::Count(_) => None,
@@ -271,9 +269,9 @@ pub fn explore(
             }
             match run_one(pools, pool_index, index, subject, against, options, &mut state) {
                 Ok(None) => {}
-                Ok(Some(signature)) if options.max_clusters > 0 => {
+                Ok(Some(keys)) if options.max_clusters > 0 => {
                     let mut seen = distinct.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                    seen.insert((pool_index, signature));
+                    seen.extend(keys.into_iter().map(|key| (pool_index, key)));
                     if seen.len() >= options.max_clusters {
                         drop(seen);
                         set_stop(&stop, &halted, Stop::EnoughClusters);
@@ -320,8 +318,7 @@ fn set_stop(stop: &Mutex<Option<Stop>>, halted: &AtomicBool, why: Stop) {
     halted.store(true, Ordering::SeqCst);
 }
 
-/// Makes, runs and judges one input: its divergence signature when it
-/// diverges, or a reason to stop everything when a side can run no more.
+/// Makes, runs and judges one input: its cluster keys when it diverges, or a reason to stop everything when a side can run no more.
 fn run_one(
     pools: &[SeedPool],
     pool_index: usize,
@@ -330,7 +327,7 @@ fn run_one(
     against: Party<'_>,
     options: &ExploreOptions<'_>,
     state: &mut WorkerState,
-) -> Result<Option<DivergenceSignature>, Stop> {
+) -> Result<Option<Vec<ClusterKey>>, Stop> {
     let pool = &pools[pool_index];
     let generator = Generator { pool, seed: options.seed, any_json: options.any_json };
     let mut times = PhaseTimes::default();
@@ -361,7 +358,7 @@ fn run_one(
         return Err(Stop::Exhausted("the implementation it is judged against"));
     }
     let clock = Instant::now();
-    let judgement = judge(&subject_outcome, &against_outcome);
+    let judgement = judge(pool.suite.name(), &subject_outcome, &against_outcome);
     let tally = &mut state.tallies[pool_index];
     let mut diverged = None;
     match judgement {
@@ -370,47 +367,46 @@ fn run_one(
             tally.agreed += 1;
         }
         Judgement::Unjudged => tally.unjudged += 1,
-        Judgement::Diverge(signature) => {
-            diverged = Some(signature.clone());
+        Judgement::Diverge(keys) => {
             tally.judged += 1;
             tally.diverged += 1;
-            let clusters = &mut state.clusters[pool_index];
-            let room = clusters.len() < MAX_CLUSTERS_PER_SUITE;
             let size = crate::json::to_compact_string(&candidate.input).len();
-            let example = || Example {
-                index,
-                seed: candidate.seed,
-                input: candidate.input.clone(),
-                path: candidate.path.clone(),
-                size,
-                subject: subject_outcome.clone(),
-                against: against_outcome.clone(),
-            };
-            match clusters.get_mut(&signature) {
-                Some(cluster) => {
-                    cluster.count += 1;
-                    cluster.first_index = cluster.first_index.min(index);
-                    if (size, index) < (cluster.smallest.size, cluster.smallest.index) {
-                        cluster.smallest = example();
+            let clusters = &mut state.clusters[pool_index];
+            for key in &keys {
+                let room = clusters.len() < MAX_CLUSTERS_PER_SUITE;
+                match clusters.get_mut(key) {
+                    Some(cluster) => {
+                        cluster.count += 1;
+                        cluster.first_index = cluster.first_index.min(index);
+                        if (size, index) < (cluster.smallest.size, cluster.smallest.index) {
+                            cluster.smallest = example(&candidate, size);
+                        }
                     }
+                    None if room => {
+                        let smallest = example(&candidate, size);
+                        let cluster =
+                            FoundCluster { pool: pool_index, key: key.clone(), count: 1, first_index: index, smallest };
+                        clusters.insert(key.clone(), cluster);
+                    }
+                    None => tally.overflow += 1,
                 }
-                None if room => {
-                    let cluster = FoundCluster {
-                        pool: pool_index,
-                        signature: signature.clone(),
-                        count: 1,
-                        first_index: index,
-                        smallest: example(),
-                    };
-                    clusters.insert(signature, cluster);
-                }
-                None => tally.overflow += 1,
             }
+            diverged = Some(keys);
         }
     }
     times.judge = elapsed_ns(clock);
     state.tallies[pool_index].times.add(&times);
     Ok(diverged)
+}
+
+fn example(candidate: &Candidate, size: usize) -> Example {
+    Example {
+        index: candidate.index,
+        seed: candidate.seed,
+        input: candidate.input.clone(),
+        path: candidate.path.clone(),
+        size,
+    }
 }
 
 fn elapsed_ns(since: Instant) -> u64 {
@@ -421,15 +417,15 @@ fn elapsed_ns(since: Instant) -> u64 {
 /// the smallest example and first input number kept).
 fn merge(pools: usize, states: Vec<WorkerState>) -> (Vec<SuiteTally>, Vec<FoundCluster>) {
     let mut tallies = vec![SuiteTally::default(); pools];
-    let mut merged: Vec<HashMap<DivergenceSignature, FoundCluster>> = vec![HashMap::new(); pools];
+    let mut merged: Vec<HashMap<ClusterKey, FoundCluster>> = vec![HashMap::new(); pools];
     for state in states {
         for (total, tally) in tallies.iter_mut().zip(&state.tallies) {
             total.add(tally);
         }
         for (pool, clusters) in state.clusters.into_iter().enumerate() {
-            for (signature, cluster) in clusters {
+            for (key, cluster) in clusters {
                 let room = merged[pool].len() < MAX_CLUSTERS_PER_SUITE;
-                match merged[pool].get_mut(&signature) {
+                match merged[pool].get_mut(&key) {
                     Some(kept) => {
                         kept.count += cluster.count;
                         kept.first_index = kept.first_index.min(cluster.first_index);
@@ -438,7 +434,7 @@ fn merge(pools: usize, states: Vec<WorkerState>) -> (Vec<SuiteTally>, Vec<FoundC
                         }
                     }
                     None if room => {
-                        merged[pool].insert(signature, cluster);
+                        merged[pool].insert(key, cluster);
                     }
                     None => tallies[pool].overflow += cluster.count,
                 }
@@ -448,7 +444,7 @@ fn merge(pools: usize, states: Vec<WorkerState>) -> (Vec<SuiteTally>, Vec<FoundC
     let mut clusters: Vec<FoundCluster> = Vec::new();
     for map in merged {
         let mut list: Vec<FoundCluster> = map.into_values().collect();
-        list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.signature.label().cmp(&b.signature.label())));
+        list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.key.cmp(&b.key)));
         clusters.extend(list);
     }
     (tallies, clusters)
@@ -522,7 +518,7 @@ mod tests {
         assert_eq!(one.tallies[0].generated, 400);
         assert!(one.tallies[0].diverged > 0, "{:?}", one.tallies[0]);
         let summary = |e: &Exploration| -> Vec<(String, u64, u64, u64)> {
-            e.clusters.iter().map(|c| (c.signature.label(), c.count, c.first_index, c.smallest.index)).collect()
+            e.clusters.iter().map(|c| (c.key.label(), c.count, c.first_index, c.smallest.index)).collect()
         };
         assert_eq!(summary(&one), summary(&three));
         assert_eq!(one.stopped, None);

@@ -11,7 +11,7 @@
 
 use super::mutate::{Context, mutate_once};
 use super::seeds::{Seed, SeedPool};
-use crate::suite::{Chooser, NoTrace, ReferenceFailure, Suite, call_reference};
+use crate::suite::{Chooser, ReferenceFailure, RuleTrace, Suite, call_reference};
 use serde_json::Value;
 
 /// Draws tried before an input index is given up as rejected.
@@ -85,7 +85,7 @@ impl Generator<'_> {
             if path.is_empty() {
                 continue;
             }
-            let reference = suite.reference_for(seed.version).map(|f| call_reference(f, &input, &mut NoTrace));
+            let Some(reference) = run_reference(suite, seed.version, &input) else { continue };
             let valid = self.any_json
                 || match &reference {
                     Some(Ok(expected)) => is_valid_case(suite, seed, &input, expected),
@@ -96,6 +96,45 @@ impl Generator<'_> {
             }
         }
         Generated::Rejected
+    }
+}
+
+/// Watches a reference run for the rules no fixture can pin.
+struct Unpinnable {
+    rules: &'static [&'static str],
+    reached: bool,
+}
+
+impl RuleTrace for Unpinnable {
+    fn hit(&mut self, rule: &'static str) {
+        self.reached |= self.rules.contains(&rule);
+    }
+}
+
+/// What the reference of `version` makes of `input` (`Some(None)` when it
+/// does not implement the version), or `None` when the run reaches one of
+/// the suite's [unpinnable rules](crate::suite::MutationProfile::unpinnable_rules):
+/// such an input cannot be judged.
+pub(crate) fn run_reference(
+    suite: &dyn Suite,
+    version: u32,
+    input: &Value,
+) -> Option<Option<Result<Value, ReferenceFailure>>> {
+    let Some(reference) = suite.reference_for(version) else { return Some(None) };
+    let mut watch = Unpinnable { rules: suite.mutation_profile().unpinnable_rules, reached: false };
+    let output = call_reference(reference, input, &mut watch);
+    (!watch.reached).then_some(Some(output))
+}
+
+/// Whether `input` may stand as a case of `seed`'s suite and version: the
+/// reference decodes it into a valid fixture, reaching no unpinnable rule;
+/// under `--any-json` only the unpinnable rules count.
+pub(crate) fn is_acceptable(suite: &dyn Suite, seed: &Seed, input: &Value, any_json: bool) -> bool {
+    match run_reference(suite, seed.version, input) {
+        None => false,
+        Some(_) if any_json => true,
+        Some(Some(Ok(expected))) => is_valid_case(suite, seed, input, &expected),
+        Some(_) => false,
     }
 }
 

@@ -35,6 +35,6 @@ pub mod values;
 
 pub use engine::{Budget, Exploration, ExploreOptions, FoundCluster, Party, explore};
 pub use generate::{Candidate, Generated, Generator};
-pub use judge::{DivergenceSignature, Judgement, Side};
+pub use judge::{ClusterKey, Judgement, Side};
 pub use seeds::{Seed, SeedPool};
 pub use shrink::{ShrinkOptions, ShrunkCluster, shrink_all, slug};

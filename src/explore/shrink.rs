@@ -1,16 +1,25 @@
 //! After the exploration: each cluster's smallest example shrunk with the
-//! reducer (`conform reduce`'s delta debugging, against the other side), run
-//! once more on both sides for the report's diff, and made into a pending
-//! fixture whose expected part is the reference's output.
+//! reducer (`conform reduce`'s delta debugging), run once more on both sides
+//! for the report's diff, and made into a pending fixture whose expected
+//! part is the reference's output.
+//!
+//! The reducer keeps a candidate while "the same failure" shows. Here that
+//! means: the candidate is a valid case (unless `--any-json`) and judging
+//! both sides on it still gives the cluster's key. [`ClusterProbe`] is the
+//! implementation the reducer runs: it answers an error exactly when the
+//! candidate shows the key, and a constant output otherwise, against a
+//! constant expectation; so the reducer's own signature (a verdict) stands
+//! for the cluster's, and an example showing two causes is reduced to the
+//! one its cluster is about.
 
 use super::engine::{Example, FoundCluster, Party, input_name};
-use super::generate::{assemble, is_valid_case};
-use super::judge::{Judgement, Side, judge};
+use super::generate::{assemble, is_acceptable};
+use super::judge::{ClusterKey, Judgement, judge};
 use super::seeds::{Seed, SeedPool};
 use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff};
-use crate::implementation::{CaseRequest, CaseRun, Implementation, ImplementationInfo, Outcome};
+use crate::implementation::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
 use crate::reduce::{Oracle, ReduceRequest, reduce};
-use crate::suite::{NoTrace, call_reference};
+use crate::suite::{NoTrace, RuleTrace, call_reference};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -21,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 pub struct ShrinkOptions<'a> {
     /// The run's seed (named in fixture descriptions).
     pub seed: u64,
-    /// At most this many implementation runs per cluster.
+    /// At most this many probes (each runs both sides once) per cluster.
     pub max_tests: usize,
     /// Parallel reductions (0 = one per core).
     pub jobs: usize,
@@ -34,31 +43,88 @@ pub struct ShrinkOptions<'a> {
     pub cancel: Option<&'a AtomicBool>,
 }
 
-/// The other side of a reduction, refusing candidates that are not valid
-/// cases (unless `--any-json`): a reduced example must still be a fixture.
-struct ValidOracle<'a> {
-    party: Party<'a>,
+/// Both sides on inputs of one cluster's suite and seed.
+#[derive(Clone, Copy)]
+struct Sides<'a> {
+    subject: Party<'a>,
+    against: Party<'a>,
     pool: &'a SeedPool,
     seed: &'a Seed,
+    fixture: &'a str,
     any_json: bool,
 }
 
-impl Implementation for ValidOracle<'_> {
+impl Sides<'_> {
+    fn run(&self, party: Party<'_>, input: &Value) -> Outcome {
+        let suite = self.pool.suite;
+        match party {
+            Party::Reference => match suite.reference_for(self.seed.version) {
+                Some(reference) => match call_reference(reference, input, &mut NoTrace) {
+                    Ok(output) => Outcome::Output(output),
+                    Err(failure) => Outcome::Error(failure.to_string()),
+                },
+                None => Outcome::Unsupported("no reference for this fixtureVersion".to_owned()),
+            },
+            Party::Implementation(implementation) => {
+                let request = CaseRequest {
+                    suite: suite.name(),
+                    fixture: self.fixture,
+                    fixture_version: self.seed.version,
+                    input,
+                };
+                implementation.run_case(&request).outcome
+            }
+        }
+    }
+
+    /// Both outcomes on `input` (subject, against) and their judgement.
+    fn judged(&self, input: &Value) -> (Outcome, Outcome, Judgement) {
+        let subject = self.run(self.subject, input);
+        let against = self.run(self.against, input);
+        let judgement = judge(self.pool.suite.name(), &subject, &against);
+        (subject, against, judgement)
+    }
+
+    /// Whether `input` may stand as a case (see [`is_acceptable`]).
+    fn acceptable(&self, input: &Value) -> bool {
+        is_acceptable(self.pool.suite, self.seed, input, self.any_json)
+    }
+
+    /// Whether `input` is acceptable and still shows `key`.
+    fn shows(&self, input: &Value, key: &ClusterKey) -> bool {
+        self.acceptable(input) && self.judged(input).2.shows(key)
+    }
+}
+
+/// What the reducer runs: an error exactly when a candidate shows the
+/// cluster's key (see the module docs).
+struct ClusterProbe<'a> {
+    sides: Sides<'a>,
+    key: &'a ClusterKey,
+}
+
+/// The constant expectation a [`ClusterProbe`] is reduced against.
+fn no_expectation(_input: &Value, _trace: &mut dyn RuleTrace) -> Result<Value, String> {
+    Ok(Value::Null)
+}
+
+impl Implementation for ClusterProbe<'_> {
     fn info(&self) -> ImplementationInfo {
-        self.party.implementation().info()
+        ImplementationInfo {
+            name: "conform-explore-probe".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            language: "rust".to_owned(),
+            kind: ImplementationKind::Reference,
+            command: None,
+        }
     }
 
     fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
-        if !self.any_json {
-            let suite = self.pool.suite;
-            let reference = suite.reference_for(self.seed.version);
-            let expected = reference.and_then(|f| call_reference(f, request.input, &mut NoTrace).ok());
-            let valid = expected.is_some_and(|expected| is_valid_case(suite, self.seed, request.input, &expected));
-            if !valid {
-                return Outcome::Error("the candidate is not a valid case".to_owned()).into();
-            }
+        if self.sides.shows(request.input, self.key) {
+            Outcome::Error("the candidate shows the cluster's divergence".to_owned()).into()
+        } else {
+            Outcome::Output(Value::Null).into()
         }
-        self.party.implementation().run_case(request)
     }
 }
 
@@ -159,94 +225,13 @@ fn shrink(
     let pool = &pools[found.pool];
     let suite = pool.suite;
     let seed = &pool.seeds[found.smallest.seed];
-    let label = found.signature.label();
+    let label = found.key.label();
     let slug = slug(suite.name(), &label);
-    let (reduced_party, oracle_party) = match found.signature.reduced_side() {
-        Side::Subject => (subject, against),
-        Side::Against => (against, subject),
-    };
     let example = &found.smallest;
-    let mut items = None;
-    let mut tests = 0;
-    let mut note = None;
-    let fixture = input_name(example.index);
-    let run_on = |party: Party<'_>, input: &Value| -> Outcome {
-        match party {
-            Party::Reference => match pool.suite.reference_for(seed.version) {
-                Some(reference) => match call_reference(reference, input, &mut NoTrace) {
-                    Ok(output) => Outcome::Output(output),
-                    Err(failure) => Outcome::Error(failure.to_string()),
-                },
-                None => Outcome::Unsupported("no reference for this fixtureVersion".to_owned()),
-            },
-            Party::Implementation(implementation) => {
-                let request =
-                    CaseRequest { suite: suite.name(), fixture: &fixture, fixture_version: seed.version, input };
-                implementation.run_case(&request).outcome
-            }
-        }
-    };
-    // Top-level members besides the item list are often optional, and one
-    // that indexes the items (event-fold's `replayOrder`) keeps the reducer
-    // from dropping any: try the example without each first.
-    let mut start = example.input.clone();
-    let members: Vec<String> = start.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
-    for key in members.into_iter().filter(|key| Some(key.as_str()) != suite.item_list()) {
-        let mut candidate = start.clone();
-        if let Some(object) = candidate.as_object_mut() {
-            object.shift_remove(&key);
-        }
-        let valid = options.any_json
-            || suite
-                .reference_for(seed.version)
-                .and_then(|f| call_reference(f, &candidate, &mut NoTrace).ok())
-                .is_some_and(|expected| is_valid_case(suite, seed, &candidate, &expected));
-        if valid
-            && judge(&run_on(subject, &candidate), &run_on(against, &candidate))
-                == Judgement::Diverge(found.signature.clone())
-        {
-            tests += 2;
-            start = candidate;
-        }
-    }
-    let oracle = ValidOracle { party: oracle_party, pool, seed, any_json: options.any_json };
-    let has_reference = pool.suite.reference_for(seed.version).is_some() || options.any_json;
-    if has_reference {
-        let request = ReduceRequest {
-            suite,
-            fixture: &slug,
-            fixture_version: seed.version,
-            input: &start,
-            oracle: Oracle::Implementation(&oracle),
-            max_tests: options.max_tests,
-            cancel: options.cancel,
-        };
-        match reduce(&request, reduced_party.implementation()) {
-            Ok(reduction) => {
-                if reduction.signature != found.signature.reduce_signature() {
-                    note = Some(format!(
-                        "reduced while the failure read `{}` (the implementation is not deterministic on this \
-                             input)",
-                        reduction.signature
-                    ));
-                } else if reduction.budget_exhausted {
-                    note = Some(format!("the reduction stopped after {} runs: smaller, not minimal", reduction.tests));
-                }
-                tests += reduction.tests;
-                let before = crate::reduce::list_key(suite, &example.input)
-                    .and_then(|key| example.input.get(key.as_str())?.as_array().map(Vec::len))
-                    .unwrap_or(reduction.items.0);
-                items = reduction.list.clone().map(|list| (list, before, reduction.items.1));
-                start = reduction.input;
-            }
-            Err(err) => note = Some(format!("not reduced: {err}")),
-        }
-    } else {
-        note = Some("not reduced: the suite has no reference for this fixtureVersion".to_owned());
-    }
-    let input = start;
-    let subject_outcome = run_on(subject, &input);
-    let against_outcome = run_on(against, &input);
+    let fixture_name = input_name(example.index);
+    let sides = Sides { subject, against, pool, seed, fixture: &fixture_name, any_json: options.any_json };
+    let (input, items, tests, reduction_note) = reduce_example(&sides, &found, &slug, options);
+    let (subject_outcome, against_outcome, _) = sides.judged(&input);
     let (differences, diff) = match (&subject_outcome, &against_outcome) {
         (Outcome::Output(actual), Outcome::Output(expected)) => (
             differences(expected, actual).0,
@@ -265,11 +250,12 @@ fn shrink(
             // only when its own input still shows the divergence.
             let document = crate::json::parse_value(&text).map_err(|err| err.to_string())?;
             let parts = suite.split(&document)?;
-            match judge(&run_on(subject, &parts.input), &run_on(against, &parts.input)) {
-                Judgement::Diverge(signature) if signature == found.signature => Ok((target, text)),
-                _ => Err("the fixture's canonical JSON does not carry this divergence (it writes -0 as 0, 1.0 as 1 \
-                          and numbers as JavaScript does), so no fixture can pin it"
-                    .to_owned()),
+            if sides.judged(&parts.input).2.shows(&found.key) {
+                Ok((target, text))
+            } else {
+                Err("the fixture's canonical JSON does not carry this divergence (it writes -0 as 0, 1.0 as 1 and \
+                     numbers as JavaScript does), so no fixture can pin it"
+                    .to_owned())
             }
         },
     );
@@ -281,12 +267,73 @@ fn shrink(
         items,
         bytes,
         tests,
-        reduction_note: note,
+        reduction_note,
         subject: subject_outcome,
         against: against_outcome,
         differences,
         diff,
         fixture,
+    }
+}
+
+/// The reduced input of a cluster's example, the item list's length before
+/// and after, the probes spent, and why it is not (fully) reduced.
+fn reduce_example(
+    sides: &Sides<'_>,
+    found: &FoundCluster,
+    slug: &str,
+    options: &ShrinkOptions<'_>,
+) -> (Value, Option<(String, usize, usize)>, usize, Option<String>) {
+    let suite = sides.pool.suite;
+    let example = &found.smallest;
+    let mut tests = 0;
+    // Top-level members besides the item list are often optional, and one
+    // that indexes the items (event-fold's `replayOrder`) keeps the reducer
+    // from dropping any: try the example without each first.
+    let mut start = example.input.clone();
+    let members: Vec<String> = start.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+    for key in members.into_iter().filter(|key| Some(key.as_str()) != suite.item_list()) {
+        let mut candidate = start.clone();
+        if let Some(object) = candidate.as_object_mut() {
+            object.shift_remove(&key);
+        }
+        tests += 1;
+        if sides.shows(&candidate, &found.key) {
+            start = candidate;
+        }
+    }
+    let probe = ClusterProbe { sides: *sides, key: &found.key };
+    let request = ReduceRequest {
+        suite,
+        fixture: slug,
+        fixture_version: sides.seed.version,
+        input: &start,
+        oracle: Oracle::Reference(no_expectation),
+        max_tests: options.max_tests.saturating_sub(tests),
+        cancel: options.cancel,
+    };
+    let before = crate::reduce::list_key(suite, &example.input)
+        .and_then(|key| Some((key.clone(), example.input.get(key.as_str())?.as_array()?.len())));
+    let items_of = |input: &Value| {
+        before.as_ref().map(|(key, before)| {
+            (key.clone(), *before, input.get(key.as_str()).and_then(Value::as_array).map_or(0, Vec::len))
+        })
+    };
+    match reduce(&request, &probe) {
+        Ok(reduction) => {
+            tests += reduction.tests;
+            let note = reduction
+                .budget_exhausted
+                .then(|| format!("the reduction stopped after {tests} probes: smaller, not minimal"));
+            let items = items_of(&reduction.input);
+            (reduction.input, items, tests, note)
+        }
+        Err(err) => {
+            // The example no longer shows the key on a second run: the
+            // implementation is not deterministic on it.
+            let note = format!("not reduced: {err} (the divergence did not show again on this input)");
+            (example.input.clone(), items_of(&example.input), tests, Some(note))
+        }
     }
 }
 

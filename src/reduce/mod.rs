@@ -18,9 +18,7 @@
 //! suite's reference computes it for any input (for judging an external
 //! implementation). With [`Oracle::Stored`] (judging the reference itself
 //! against a fixture's stored expectation) it is the stored expectation less
-//! the blocks of removed messages (see [`prune`]). With
-//! [`Oracle::Implementation`] (two decoders compared by `conform explore`)
-//! another implementation's output is the expectation.
+//! the blocks of removed messages (see [`prune`]).
 
 pub mod ddmin;
 mod document;

@@ -7,7 +7,7 @@ use super::ddmin::ddmin;
 use super::prune;
 use super::signature::Failure;
 use crate::compare::DifferenceKind;
-use crate::implementation::{CaseRequest, Implementation, Outcome};
+use crate::implementation::{CaseRequest, Implementation};
 use crate::json;
 use crate::suite::NoTrace;
 use crate::suite::{ReferenceFn, Suite, call_reference};
@@ -30,25 +30,12 @@ const LONG_STRING: usize = 32;
 const SHORT_STRING: usize = 16;
 
 /// Where expectations of reduced candidates come from. See the module docs.
-#[derive(Clone)]
-pub enum Oracle<'a> {
+#[derive(Clone, Debug)]
+pub enum Oracle {
     /// The suite's reference computes them.
     Reference(ReferenceFn),
     /// The fixture's stored expectation, pruned to the remaining input.
     Stored(Value),
-    /// Another implementation's output is the expectation (`conform explore
-    /// --against-cmd`: two decoders compared with each other).
-    Implementation(&'a dyn Implementation),
-}
-
-impl std::fmt::Debug for Oracle<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Oracle::Reference(_) => f.write_str("Oracle::Reference"),
-            Oracle::Stored(value) => f.debug_tuple("Oracle::Stored").field(value).finish(),
-            Oracle::Implementation(other) => write!(f, "Oracle::Implementation({})", other.info().name),
-        }
-    }
 }
 
 /// The case to reduce.
@@ -63,7 +50,7 @@ pub struct ReduceRequest<'a> {
     /// The input part.
     pub input: &'a Value,
     /// Where expectations come from.
-    pub oracle: Oracle<'a>,
+    pub oracle: Oracle,
     /// At most this many implementation runs.
     pub max_tests: usize,
     /// Set from another thread (Ctrl-C) to stop early with the smallest
@@ -170,20 +157,6 @@ impl Probe<'_, '_> {
                 call_reference(*reference, input, &mut NoTrace).map_err(|failure| failure.to_string())
             }
             Oracle::Stored(stored) => Ok(prune::prune_unreferenced(stored, input)),
-            Oracle::Implementation(other) => {
-                let request = CaseRequest {
-                    suite: self.request.suite.name(),
-                    fixture: self.request.fixture,
-                    fixture_version: self.request.fixture_version,
-                    input,
-                };
-                match other.run_case(&request).outcome {
-                    Outcome::Output(output) => Ok(output),
-                    outcome => {
-                        Err(format!("{} gave no output: {}", other.info().name, outcome.message().unwrap_or_default()))
-                    }
-                }
-            }
         }
     }
 
@@ -210,7 +183,7 @@ impl Probe<'_, '_> {
         let run = self.subject.run_case(&request);
         let ignore: &[DifferenceKind] = match self.request.oracle {
             Oracle::Stored(_) => &[DifferenceKind::MissingElements],
-            Oracle::Reference(_) | Oracle::Implementation(_) => &[],
+            Oracle::Reference(_) => &[],
         };
         // Against a stored expectation, the original may differ only by
         // missing elements (the bug drops blocks); count them then.
@@ -400,7 +373,7 @@ fn long_strings_here(value: &Value, at: &mut Vec<Seg>, into: &mut Vec<Vec<Seg>>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::implementation::{CaseRun, ImplementationInfo, ImplementationKind};
+    use crate::implementation::{CaseRun, ImplementationInfo, ImplementationKind, Outcome};
     use crate::suite::RuleTrace;
     use serde_json::json;
 

@@ -103,12 +103,17 @@ pub struct MutationProfile {
     pub words: &'static [&'static str],
     /// Mutations only this suite knows.
     pub mutators: &'static [SuiteMutator],
+    /// Rule ids of the reference whose output no fixture can pin (chat's
+    /// wall clock for a synthesized card without `createdAt`): an input
+    /// reaching one is not judged, since two runs of even the reference
+    /// differ on it.
+    pub unpinnable_rules: &'static [&'static str],
 }
 
 impl MutationProfile {
     /// The generic mutations only.
     pub const GENERIC: MutationProfile =
-        MutationProfile { id_members: &[], order_members: &[], words: &[], mutators: &[] };
+        MutationProfile { id_members: &[], order_members: &[], words: &[], mutators: &[], unpinnable_rules: &[] };
 
     /// Whether `key` names an id member under this profile.
     pub fn is_id_member(&self, key: &str) -> bool {
@@ -200,6 +205,35 @@ pub fn objects_where(value: &Value, accept: &dyn Fn(&Map<String, Value>) -> bool
     found
 }
 
+/// Sets member `key` of one object of `input` that `accept` takes (chosen at
+/// random) to one of `values` other than the one it holds; one line saying
+/// what it did, or `None` when no object is taken (the input is then
+/// unchanged). The building block of most suite mutators.
+pub fn set_member_of_one(
+    input: &mut Value,
+    chooser: &mut Chooser,
+    accept: &dyn Fn(&Map<String, Value>) -> bool,
+    what: &str,
+    key: &str,
+    values: &[Value],
+) -> Option<String> {
+    let found = objects_where(input, accept);
+    let path = chooser.pick(&found)?.clone();
+    let value = chooser.pick(values)?.clone();
+    let object = object_at_mut(input, &path)?;
+    if object.get(key) == Some(&value) {
+        return None;
+    }
+    let described = crate::json::to_compact_string(&value);
+    object.insert(key.to_owned(), value);
+    Some(format!("set `{key}` of {what} to {described}"))
+}
+
+/// Whether an object's `type` member is one of `kinds`.
+pub fn has_type(members: &Map<String, Value>, kinds: &[&str]) -> bool {
+    members.get("type").and_then(Value::as_str).is_some_and(|kind| kinds.contains(&kind))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +271,20 @@ mod tests {
         assert_eq!(node_at(&value, &found[1]), Some(&serde_json::json!({"t": 3})));
         object_at_mut(&mut value, &found[0]).unwrap().insert("t".into(), 9.into());
         assert_eq!(value["a"][0]["t"], 9);
+    }
+
+    #[test]
+    fn one_member_is_set_on_an_accepted_object_only() {
+        let mut value = serde_json::json!({"a": [{"type": "x", "f": 1}, {"type": "y"}]});
+        let mut chooser = Chooser::new(4);
+        let values = [Value::from(2)];
+        let what = set_member_of_one(&mut value, &mut chooser, &|o| has_type(o, &["x"]), "an x", "f", &values);
+        assert_eq!(what.as_deref(), Some("set `f` of an x to 2"));
+        assert_eq!(value["a"][0]["f"], 2);
+        assert!(value["a"][1].get("f").is_none());
+        let again = set_member_of_one(&mut value, &mut chooser, &|o| has_type(o, &["x"]), "an x", "f", &values);
+        assert_eq!(again, None, "the value is already there");
+        assert_eq!(set_member_of_one(&mut value, &mut chooser, &|o| has_type(o, &["z"]), "", "f", &values), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::model::{ClusterReport, ExploreReport};
 use crate::compare::render_plain;
-use crate::report::{markdown_fenced as fenced, markdown_html as html_escape, markdown_inline as escape_inline};
+use crate::report::{escape_html as html_escape, markdown_fenced as fenced, markdown_inline as escape_inline};
 use std::io;
 
 /// Longest reduced input shown, in characters.

@@ -166,8 +166,8 @@ fn cluster_report(
     ClusterReport {
         slug: cluster.slug.clone(),
         suite: suite.to_owned(),
-        signature: cluster.found.signature.label(),
-        side: cluster.found.signature.reduced_side(),
+        signature: cluster.found.key.label(),
+        side: cluster.found.key.side,
         count: cluster.found.count,
         first_input: format!("{suite}#{}", cluster.found.first_index),
         example: ExampleReport {

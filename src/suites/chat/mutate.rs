@@ -4,7 +4,7 @@
 //! most easily differs: CodexAgent card ids (an empty `agentId` is no id)
 //! and error flags of tool results (JavaScript truthiness).
 
-use crate::suite::mutate::{object_at_mut, objects_where};
+use crate::suite::mutate::{has_type, object_at_mut, objects_where, set_member_of_one};
 use crate::suite::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
@@ -42,6 +42,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
         SuiteMutator { name: "chat.agent-ids", weight: 3, apply: agent_ids },
         SuiteMutator { name: "chat.error-flag", weight: 2, apply: error_flag },
     ],
+    unpinnable_rules: &["reduce.permission.synthesized-wall-clock"],
 };
 
 fn is_agent_run(members: &serde_json::Map<String, Value>) -> bool {
@@ -71,18 +72,15 @@ fn agent_ids(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
 /// Sets the error flag of a tool result (Claude or Codex) to a boolean or
 /// to a value whose JavaScript truthiness differs from its look.
 fn error_flag(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
-    let results = objects_where(input, &|members| {
-        matches!(members.get("type").and_then(Value::as_str), Some("tool_result" | "tool-call-result"))
-    });
-    let path = chooser.pick(&results)?.clone();
-    let values =
-        [Value::Bool(true), Value::Bool(false), Value::from("false"), Value::from(0), Value::from(""), Value::from(1)];
-    let value = chooser.pick(&values)?.clone();
-    let result = object_at_mut(input, &path)?;
-    if result.get("is_error") == Some(&value) {
-        return None;
-    }
-    let described = crate::json::to_compact_string(&value);
-    result.insert("is_error".to_owned(), value);
-    Some(format!("set `is_error` of a tool result to {described}"))
+    let values = [
+        Value::Bool(true),
+        Value::Bool(false),
+        Value::from("false"),
+        Value::from(0),
+        Value::from(""),
+        Value::from(1),
+        Value::from(-1),
+    ];
+    let results = |members: &serde_json::Map<String, Value>| has_type(members, &["tool_result", "tool-call-result"]);
+    set_member_of_one(input, chooser, &results, "a tool result", "is_error", &values)
 }

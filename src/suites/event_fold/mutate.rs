@@ -13,6 +13,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
     order_members: &["seq", "ts"],
     words: &["Bash", "Read", "Glob", "Grep", "Write", "Edit", "Task", "TodoWrite", "WebSearch"],
     mutators: &[SuiteMutator { name: "event-fold.summary-limit", weight: 3, apply: summary_limit }],
+    unpinnable_rules: &[],
 };
 
 /// The summary limit, in UTF-16 units.

@@ -12,6 +12,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
     order_members: &[],
     words: &["queued", "sending", "sent", "failed", "tail", "history", "latest", "before", "after"],
     mutators: &[SuiteMutator { name: "pagination.display-tie", weight: 4, apply: display_tie }],
+    unpinnable_rules: &[],
 };
 
 /// Gives one row the `createdAt` (and `seq`, or none) of another.

@@ -24,6 +24,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
     ],
     words: &["default", "plan", "acceptEdits", "bypassPermissions", "read-only", "safe-yolo", "yolo"],
     mutators: &[SuiteMutator { name: "sse.cached-value", weight: 4, apply: cached_value }],
+    unpinnable_rules: &[],
 };
 
 /// `text` with the case of its first letter flipped.

@@ -26,4 +26,5 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "",
     ],
     mutators: &[],
+    unpinnable_rules: &[],
 };
