@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use conform::error::exit_code;
 use conform::explore::report::{ExploreFormat, RunFacts, build, write_files, write_pretty};
 use conform::explore::{
-    Budget, ExploreOptions, Generated, Generator, Party, SeedPool, ShrinkOptions, explore, shrink_all,
+    Budget, ExploreOptions, FoundCluster, Generated, Generator, Party, SeedPool, ShrinkOptions, explore, shrink_all,
 };
 use conform::fixture::{SuiteFilter, load_corpus};
 use conform::implementation::{Implementation, ReferenceImplementation};
@@ -62,9 +62,13 @@ pub struct ExploreArgs {
     /// Stop exploring once this many distinct clusters are found (0: no limit).
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_clusters: usize,
-    /// At most this many implementation runs to reduce each cluster's example.
+    /// At most this many probes (each runs both sides once) to reduce each cluster's example.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     max_tests: usize,
+    /// Reduce, report in full and write pending fixtures for at most N clusters (the most frequent of each suite
+    /// first); the others are listed with their count and example input only.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PENDING)]
+    max_pending: usize,
     /// Print input SUITE#INDEX as the seed makes it (and its mutation path on stderr), and stop.
     #[arg(long, value_name = "SUITE#INDEX")]
     replay: Option<String>,
@@ -95,6 +99,9 @@ fn duration(text: &str) -> Result<Duration, String> {
 
 /// Default inputs per suite.
 const DEFAULT_COUNT: u64 = 10_000;
+
+/// Default of `--max-pending`.
+const DEFAULT_MAX_PENDING: usize = 30;
 
 pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
     let clock = Instant::now();
@@ -166,9 +173,10 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         None => {}
     }
 
+    let (to_reduce, unreduced) = choose_to_reduce(&exploration.clusters, args.max_pending);
     // Shrinking: fresh processes with a restart budget as large as the run
     // budget, since every candidate may be one that crashes.
-    let shrunk = if exploration.clusters.is_empty() || super::interrupt::interrupted(&interrupted) {
+    let shrunk = if to_reduce.is_empty() || super::interrupt::interrupted(&interrupted) {
         Vec::new()
     } else {
         let (subject, against) =
@@ -181,8 +189,7 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
             any_json: args.any_json,
             cancel: Some(&interrupted),
         };
-        let shrunk =
-            shrink_all(&pools, exploration.clusters.clone(), party(&subject), party_of(against.as_ref()), &options);
+        let shrunk = shrink_all(&pools, to_reduce, party(&subject), party_of(against.as_ref()), &options);
         finish(&subject, against.as_ref());
         shrunk
     };
@@ -217,7 +224,7 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         paths: paths.iter().map(|p| p.display().to_string()).collect(),
         notices,
     };
-    let report = build(facts, &pools, &exploration, &shrunk, &fixtures_written);
+    let report = build(facts, &pools, &exploration, &shrunk, &fixtures_written, &unreduced);
 
     let mut formats: Vec<ExploreFormat> = args.formats.iter().copied().map(ExploreFormat::from).collect();
     if formats.is_empty() {
@@ -237,6 +244,31 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         return Ok(exit_code::INTERRUPTED);
     }
     Ok(report.exit_code())
+}
+
+/// The clusters to reduce, at most `limit`, taken from the suites in turn by
+/// rank (each suite's most frequent first), in the exploration's order; and
+/// the others.
+fn choose_to_reduce(clusters: &[FoundCluster], limit: usize) -> (Vec<FoundCluster>, Vec<FoundCluster>) {
+    let mut rank = Vec::with_capacity(clusters.len());
+    let mut seen_in_pool: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (position, cluster) in clusters.iter().enumerate() {
+        let within = seen_in_pool.entry(cluster.pool).or_default();
+        rank.push((*within, cluster.pool, position));
+        *within += 1;
+    }
+    rank.sort_unstable();
+    let mut chosen: Vec<usize> = rank.iter().take(limit).map(|&(_, _, position)| position).collect();
+    chosen.sort_unstable();
+    let (mut reduce, mut rest) = (Vec::new(), Vec::new());
+    for (position, cluster) in clusters.iter().enumerate() {
+        if chosen.binary_search(&position).is_ok() {
+            reduce.push(cluster.clone());
+        } else {
+            rest.push(cluster.clone());
+        }
+    }
+    (reduce, rest)
 }
 
 /// `fixtures` (when it exists) and every path given, without repeats.

@@ -117,18 +117,20 @@ fn generic(mutation: Generic, input: &mut Value, context: &Context<'_>, chooser:
         Generic::Window => window(input, context.list?, chooser),
         Generic::Combine => combine(input, context, chooser),
         Generic::Boundary => {
-            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|path, _| !path.is_empty())?;
+            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|node| node.depth > 0)?;
             let (value, name) = values::boundary(chooser);
             set(input, &at, value, &format!("to {name}"))
         }
         Generic::CorpusValue => corpus_value(input, context, chooser),
         Generic::Word => {
             let word = *chooser.pick(context.profile.words)?;
-            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|_, v| v.is_string())?;
+            let at =
+                choose_node(input, &target(input, context.list, chooser), chooser, &|node| node.value.is_string())?;
             set(input, &at, Value::from(word), &format!("to the word {word:?}"))
         }
         Generic::TweakString => {
-            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|_, v| v.is_string())?;
+            let at =
+                choose_node(input, &target(input, context.list, chooser), chooser, &|node| node.value.is_string())?;
             let text = get(input, &at)?.as_str()?.to_owned();
             let (edited, how) = values::tweak_string(&text, chooser);
             (edited != text).then_some(())?;
@@ -137,21 +139,23 @@ fn generic(mutation: Generic, input: &mut Value, context: &Context<'_>, chooser:
             Some(format!("edit {pointer}: {how}"))
         }
         Generic::TweakNumber => {
-            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|_, v| v.is_number())?;
+            let at =
+                choose_node(input, &target(input, context.list, chooser), chooser, &|node| node.value.is_number())?;
             let Value::Number(number) = get(input, &at)? else { return None };
             let edited = values::tweak_number(number, chooser);
             let name = values::describe(&edited);
             set(input, &at, edited, &format!("to {name}"))
         }
         Generic::FlipBool => {
-            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|_, v| v.is_boolean())?;
+            let at =
+                choose_node(input, &target(input, context.list, chooser), chooser, &|node| node.value.is_boolean())?;
             let flipped = !get(input, &at)?.as_bool()?;
             set(input, &at, Value::Bool(flipped), &format!("to {flipped}"))
         }
         Generic::AddMember => add_member(input, context, chooser),
         Generic::RemoveMember => {
-            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|path, _| {
-                matches!(path.last(), Some(Step::Key(_))) && path.len() > 1
+            let at = choose_node(input, &target(input, context.list, chooser), chooser, &|node| {
+                node.key.is_some() && node.depth > 1
             })?;
             let (parent, Some(Step::Key(key))) = (at[..at.len() - 1].to_vec(), at.last()) else { return None };
             let pointer = pointer_of(&at);
@@ -255,10 +259,10 @@ fn combine(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser) -> O
 
 fn corpus_value(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser) -> Option<String> {
     let pool = &context.pool.values;
-    let at = choose_node(input, &target(input, context.list, chooser), chooser, &|path, value| {
-        !value.is_object()
-            && !value.is_array()
-            && last_key(path).is_some_and(|key| pool.get(key).is_some_and(|v| v.len() > 1))
+    let at = choose_node(input, &target(input, context.list, chooser), chooser, &|node| {
+        !node.value.is_object()
+            && !node.value.is_array()
+            && node.key.is_some_and(|key| pool.get(key).is_some_and(|v| v.len() > 1))
     })?;
     let key = last_key(&at)?.to_owned();
     let value = chooser.pick(pool.get(&key)?)?.clone();
@@ -267,7 +271,7 @@ fn corpus_value(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser)
 }
 
 fn add_member(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser) -> Option<String> {
-    let at = choose_node(input, &target(input, context.list, chooser), chooser, &|_, v| v.is_object())?;
+    let at = choose_node(input, &target(input, context.list, chooser), chooser, &|node| node.value.is_object())?;
     let (key, value, name) = if chooser.chance(1, 2) {
         let key = (*chooser.pick(values::UNKNOWN_KEYS)?).to_owned();
         let (value, name) = values::boundary(chooser);
@@ -292,9 +296,8 @@ fn add_member(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser) -
 
 fn swap_ids(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser, share: bool) -> Option<String> {
     let profile = context.profile;
-    let found = find_nodes(input, &[], &|path, value| {
-        value.is_string() && last_key(path).is_some_and(|key| profile.is_id_member(key))
-    });
+    let found =
+        find_nodes(input, &[], &|node| node.value.is_string() && node.key.is_some_and(|key| profile.is_id_member(key)));
     (found.len() >= 2).then_some(())?;
     let a = chooser.below(found.len());
     let b = (a + 1 + chooser.below(found.len() - 1)) % found.len();
@@ -317,8 +320,8 @@ fn swap_ids(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser, sha
 
 fn move_order(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser) -> Option<String> {
     let profile = context.profile;
-    let found = find_nodes(input, &[], &|path, value| {
-        value.is_number() && last_key(path).is_some_and(|key| profile.is_order_member(key))
+    let found = find_nodes(input, &[], &|node| {
+        node.value.is_number() && node.key.is_some_and(|key| profile.is_order_member(key))
     });
     (found.len() >= 2).then_some(())?;
     let a = chooser.below(found.len());

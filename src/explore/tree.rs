@@ -32,86 +32,107 @@ pub fn last_key(path: &[Step]) -> Option<&str> {
     }
 }
 
+/// A node as the traversals show it to their `accept` test: the member name
+/// it sits under (`None` for an array element or the start), its depth from
+/// the input's root, and its value.
+#[derive(Clone, Copy, Debug)]
+pub struct Node<'v> {
+    /// The member name it sits under, when it is an object member.
+    pub key: Option<&'v str>,
+    /// Steps from the input's root.
+    pub depth: usize,
+    /// The value.
+    pub value: &'v Value,
+}
+
+/// A step of a path while walking: borrowed, so walking allocates nothing
+/// but the paths it returns.
+#[derive(Clone, Copy)]
+enum StepRef<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// Walks the nodes below (and at) `start` in document order, at most
+/// [`MAX_NODES_SEEN`] of them (or of the accepted ones, when `count_accepted`),
+/// calling `visit` with each node `accept` takes and a way to make its path.
+fn walk<'v>(
+    root: &'v Value,
+    start: &[Step],
+    accept: &dyn Fn(&Node<'_>) -> bool,
+    count_accepted: bool,
+    visit: &mut dyn FnMut(&dyn Fn() -> Path),
+) {
+    let Some(node) = get(root, start) else { return };
+    let mut path: Vec<StepRef<'v>> = Vec::new();
+    let mut counted = 0usize;
+    let mut stack: Vec<(usize, &'v Value, Option<StepRef<'v>>)> = vec![(0, node, None)];
+    while let Some((depth, value, step)) = stack.pop() {
+        path.truncate(depth);
+        if let Some(step) = step {
+            path.push(step);
+        }
+        let key = match path.last() {
+            Some(StepRef::Key(key)) => Some(*key),
+            _ => None,
+        };
+        let accepted = accept(&Node { key, depth: start.len() + path.len(), value });
+        if accepted {
+            visit(&|| {
+                let mut owned = start.to_vec();
+                owned.extend(path.iter().map(|step| match step {
+                    StepRef::Key(key) => Step::Key((*key).to_owned()),
+                    StepRef::Index(index) => Step::Index(*index),
+                }));
+                owned
+            });
+        }
+        counted += usize::from(accepted || !count_accepted);
+        if counted >= MAX_NODES_SEEN {
+            break;
+        }
+        let below = path.len();
+        match value {
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate().rev() {
+                    stack.push((below, item, Some(StepRef::Index(index))));
+                }
+            }
+            Value::Object(members) => {
+                for (key, member) in members.iter().rev() {
+                    stack.push((below, member, Some(StepRef::Key(key))));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// A node below (or at) `start` chosen uniformly among the first
 /// [`MAX_NODES_SEEN`] in document order that `accept` takes, with its path.
 pub fn choose_node(
     root: &Value,
     start: &[Step],
     chooser: &mut Chooser,
-    accept: &dyn Fn(&[Step], &Value) -> bool,
+    accept: &dyn Fn(&Node<'_>) -> bool,
 ) -> Option<Path> {
-    let node = get(root, start)?;
     let mut chosen: Option<Path> = None;
     let mut seen = 0usize;
-    let mut path = start.to_vec();
-    // Reservoir sampling over an explicit stack: no recursion, any depth.
-    let mut stack: Vec<(usize, &Value, Option<Step>)> = vec![(path.len(), node, None)];
-    while let Some((depth, value, step)) = stack.pop() {
-        path.truncate(depth);
-        if let Some(step) = step {
-            path.push(step);
+    // Reservoir sampling: one pass, a path made only when a node is chosen.
+    walk(root, start, accept, true, &mut |path| {
+        seen += 1;
+        if chooser.below(seen) == 0 {
+            chosen = Some(path());
         }
-        if accept(&path, value) {
-            seen += 1;
-            if chooser.below(seen) == 0 {
-                chosen = Some(path.clone());
-            }
-        }
-        if seen >= MAX_NODES_SEEN {
-            break;
-        }
-        let below = path.len();
-        match value {
-            Value::Array(items) => {
-                for (index, item) in items.iter().enumerate().rev() {
-                    stack.push((below, item, Some(Step::Index(index))));
-                }
-            }
-            Value::Object(members) => {
-                for (key, member) in members.iter().rev() {
-                    stack.push((below, member, Some(Step::Key(key.clone()))));
-                }
-            }
-            _ => {}
-        }
-    }
+    });
     chosen
 }
 
-/// Every node below `start` (up to [`MAX_NODES_SEEN`]) that `accept` takes.
-pub fn find_nodes(root: &Value, start: &[Step], accept: &dyn Fn(&[Step], &Value) -> bool) -> Vec<Path> {
-    let Some(node) = get(root, start) else { return Vec::new() };
+/// Every node below `start` that `accept` takes, among the first
+/// [`MAX_NODES_SEEN`] visited.
+pub fn find_nodes(root: &Value, start: &[Step], accept: &dyn Fn(&Node<'_>) -> bool) -> Vec<Path> {
     let mut found = Vec::new();
-    let mut path = start.to_vec();
-    let mut visited = 0usize;
-    let mut stack: Vec<(usize, &Value, Option<Step>)> = vec![(path.len(), node, None)];
-    while let Some((depth, value, step)) = stack.pop() {
-        path.truncate(depth);
-        if let Some(step) = step {
-            path.push(step);
-        }
-        visited += 1;
-        if accept(&path, value) {
-            found.push(path.clone());
-        }
-        if visited >= MAX_NODES_SEEN {
-            break;
-        }
-        let below = path.len();
-        match value {
-            Value::Array(items) => {
-                for (index, item) in items.iter().enumerate().rev() {
-                    stack.push((below, item, Some(Step::Index(index))));
-                }
-            }
-            Value::Object(members) => {
-                for (key, member) in members.iter().rev() {
-                    stack.push((below, member, Some(Step::Key(key.clone()))));
-                }
-            }
-            _ => {}
-        }
-    }
+    walk(root, start, accept, false, &mut |path| found.push(path()));
     found
 }
 
@@ -134,7 +155,7 @@ mod tests {
     #[test]
     fn every_accepted_node_can_be_chosen_and_only_those() {
         let value = json!({"a": [1, {"b": 2}], "c": "s"});
-        let numbers = |_: &[Step], v: &Value| v.is_number();
+        let numbers = |node: &Node<'_>| node.value.is_number();
         let mut seen = std::collections::BTreeSet::new();
         let mut chooser = Chooser::new(3);
         for _ in 0..200 {
@@ -143,6 +164,8 @@ mod tests {
         }
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), ["/a/0", "/a/1/b"]);
         assert_eq!(find_nodes(&value, &[], &numbers).len(), 2);
-        assert!(choose_node(&value, &[], &mut chooser, &|_, v| v.is_null()).is_none());
+        assert!(choose_node(&value, &[], &mut chooser, &|node| node.value.is_null()).is_none());
+        let keyed = find_nodes(&value, &[Step::Key("a".into())], &|node| node.key == Some("b") && node.depth == 3);
+        assert_eq!(keyed.iter().map(|path| pointer_of(path)).collect::<Vec<_>>(), ["/a/1/b"]);
     }
 }

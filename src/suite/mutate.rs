@@ -171,32 +171,45 @@ pub fn object_at_mut<'v>(value: &'v mut Value, path: &[Step]) -> Option<&'v mut 
 }
 
 /// The paths of the objects below (and at) `value` that `accept` takes, in
-/// document order (at most 4096 objects are looked at).
+/// document order (at most 4096 objects are looked at). Walking allocates
+/// nothing but the paths returned.
 pub fn objects_where(value: &Value, accept: &dyn Fn(&Map<String, Value>) -> bool) -> Vec<Vec<Step>> {
+    enum Borrowed<'v> {
+        Key(&'v str),
+        Index(usize),
+    }
     let mut found = Vec::new();
     let mut seen = 0usize;
-    let mut stack: Vec<(&Value, Vec<Step>)> = vec![(value, Vec::new())];
-    while let Some((node, path)) = stack.pop() {
+    let mut path: Vec<Borrowed<'_>> = Vec::new();
+    let mut stack: Vec<(usize, &Value, Option<Borrowed<'_>>)> = vec![(0, value, None)];
+    while let Some((depth, node, step)) = stack.pop() {
+        path.truncate(depth);
+        if let Some(step) = step {
+            path.push(step);
+        }
         match node {
             Value::Object(members) => {
                 seen += 1;
                 if accept(members) {
-                    found.push(path.clone());
+                    found.push(
+                        path.iter()
+                            .map(|step| match step {
+                                Borrowed::Key(key) => Step::Key((*key).to_owned()),
+                                Borrowed::Index(index) => Step::Index(*index),
+                            })
+                            .collect(),
+                    );
                 }
                 if seen >= 4096 {
                     break;
                 }
                 for (key, member) in members.iter().rev() {
-                    let mut below = path.clone();
-                    below.push(Step::Key(key.clone()));
-                    stack.push((member, below));
+                    stack.push((path.len(), member, Some(Borrowed::Key(key))));
                 }
             }
             Value::Array(items) => {
                 for (index, item) in items.iter().enumerate().rev() {
-                    let mut below = path.clone();
-                    below.push(Step::Index(index));
-                    stack.push((item, below));
+                    stack.push((path.len(), item, Some(Borrowed::Index(index))));
                 }
             }
             _ => {}

@@ -13,6 +13,9 @@ const MAX_INPUT_CHARS: usize = 4000;
 /// Clusters shown in detail; the rest are only in the table.
 const MAX_DETAILED: usize = 30;
 
+/// Unreduced clusters listed.
+const MAX_UNREDUCED: usize = 50;
+
 /// Writes the report as Markdown.
 pub fn write_markdown(report: &ExploreReport, out: &mut dyn io::Write) -> io::Result<()> {
     let mut md = String::new();
@@ -81,6 +84,30 @@ pub fn write_markdown(report: &ExploreReport, out: &mut dyn io::Write) -> io::Re
                 report.clusters.len() - MAX_DETAILED
             ));
         }
+    }
+    if !report.unreduced.is_empty() {
+        let n = report.unreduced.len();
+        md.push_str(&format!(
+            "### {n} more {}, not reduced (`--max-pending`)\n\n| suite | signature | inputs | example |\n",
+            if n == 1 { "cluster" } else { "clusters" }
+        ));
+        md.push_str("|---|---|---:|---|\n");
+        for line in report.unreduced.iter().take(MAX_UNREDUCED) {
+            md.push_str(&format!(
+                "| {} | {} | {} | {} |\n",
+                escape_inline(&line.suite),
+                escape_inline(&line.signature),
+                line.count,
+                escape_inline(&line.example_input)
+            ));
+        }
+        if report.unreduced.len() > MAX_UNREDUCED {
+            md.push_str(&format!(
+                "\n… and {} more; the JSON report lists every one.\n",
+                report.unreduced.len() - MAX_UNREDUCED
+            ));
+        }
+        md.push('\n');
     }
     let notable: Vec<_> = report.notices.iter().filter(|n| n.level != crate::fixture::NoticeLevel::Note).collect();
     if !notable.is_empty() {

@@ -9,12 +9,12 @@ mod pretty;
 
 pub use markdown::write_markdown;
 pub use model::{
-    ClusterReport, EXPLORE_REPORT_FORMAT, EXPLORE_REPORT_FORMAT_VERSION, ExampleReport, ExploreReport, ExploreSummary,
-    PhaseMillis, SideOutcome, SuiteExplored,
+    ClusterLine, ClusterReport, EXPLORE_REPORT_FORMAT, EXPLORE_REPORT_FORMAT_VERSION, ExampleReport, ExploreReport,
+    ExploreSummary, PhaseMillis, SideOutcome, SuiteExplored,
 };
 pub use pretty::write_pretty;
 
-use super::engine::{Budget, Exploration, PhaseTimes};
+use super::engine::{Budget, Exploration, FoundCluster, PhaseTimes};
 use super::seeds::SeedPool;
 use super::shrink::ShrunkCluster;
 use crate::fixture::Notice;
@@ -49,13 +49,15 @@ pub struct RunFacts {
 }
 
 /// Builds the report. `fixtures` says, per shrunk cluster (same order),
-/// where its pending fixture was written or why there is none.
+/// where its pending fixture was written or why there is none; `unreduced`
+/// are the clusters left out of reduction (`--max-pending`).
 pub fn build(
     facts: RunFacts,
     pools: &[SeedPool],
     exploration: &Exploration,
     shrunk: &[ShrunkCluster],
     fixtures: &[Result<String, String>],
+    unreduced: &[FoundCluster],
 ) -> ExploreReport {
     let mut suites = Vec::new();
     let mut summary = ExploreSummary::default();
@@ -89,6 +91,20 @@ pub fn build(
         .zip(fixtures.iter().map(Some).chain(std::iter::repeat(None)))
         .map(|(cluster, fixture)| cluster_report(pools, cluster, fixture))
         .collect();
+    let unreduced = unreduced
+        .iter()
+        .map(|cluster| {
+            let suite = pools[cluster.pool].suite.name();
+            ClusterLine {
+                suite: suite.to_owned(),
+                signature: cluster.key.label(),
+                side: cluster.key.side,
+                count: cluster.count,
+                first_input: format!("{suite}#{}", cluster.first_index),
+                example_input: format!("{suite}#{}", cluster.smallest.index),
+            }
+        })
+        .collect();
     let (count, time_ms) = match facts.budget {
         Budget::Count(count) => (Some(count), None),
         Budget::Time(duration) => (None, Some(duration.as_secs_f64() * 1000.0)),
@@ -112,6 +128,7 @@ pub fn build(
         summary,
         suites,
         clusters,
+        unreduced,
     }
 }
 
@@ -367,6 +384,14 @@ mod tests {
                     no_fixture: Some("not written (--no-pending)".to_owned()),
                 },
             ],
+            unreduced: vec![ClusterLine {
+                suite: "tool-policy".to_owned(),
+                signature: "/reason value-changed".to_owned(),
+                side: crate::explore::Side::Subject,
+                count: 3,
+                first_input: "tool-policy#40".to_owned(),
+                example_input: "tool-policy#1200".to_owned(),
+            }],
         }
     }
 

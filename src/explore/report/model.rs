@@ -56,8 +56,11 @@ pub struct ExploreReport {
     pub summary: ExploreSummary,
     /// Per suite, in registry order.
     pub suites: Vec<SuiteExplored>,
-    /// The clusters, by suite, most frequent first.
+    /// The clusters reduced, by suite, most frequent first.
     pub clusters: Vec<ClusterReport>,
+    /// The clusters beyond `--max-pending`: named and counted, not reduced.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreduced: Vec<ClusterLine>,
 }
 
 /// Totals of an exploration.
@@ -169,6 +172,24 @@ pub struct ClusterReport {
     pub no_fixture: Option<String>,
 }
 
+/// A cluster that was not reduced (beyond `--max-pending`): enough to find
+/// it again (`--replay` its example), at a bounded size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClusterLine {
+    /// The suite.
+    pub suite: String,
+    /// The signature in one line.
+    pub signature: String,
+    /// The side it is about.
+    pub side: Side,
+    /// Inputs that showed it.
+    pub count: u64,
+    /// The first input that showed it (`suite#index`).
+    pub first_input: String,
+    /// Its smallest input (`suite#index`), as generated.
+    pub example_input: String,
+}
+
 /// A cluster's smallest example: how to make it again, and what it shows
 /// once reduced.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -213,7 +234,11 @@ pub struct ExampleReport {
 impl ExploreReport {
     /// 0 when nothing diverged, 1 when something did.
     pub fn exit_code(&self) -> i32 {
-        if self.clusters.is_empty() && self.summary.diverged == 0 { exit_code::CONFORMANT } else { exit_code::FAILURES }
+        if self.clusters.is_empty() && self.unreduced.is_empty() && self.summary.diverged == 0 {
+            exit_code::CONFORMANT
+        } else {
+            exit_code::FAILURES
+        }
     }
 
     /// `N inputs, N judged, N diverged in N clusters (N/s)`.

@@ -16,6 +16,9 @@ const MAX_DIFF_LINES: usize = 40;
 /// Differences listed per cluster.
 const MAX_DIFFERENCES: usize = 8;
 
+/// Unreduced clusters listed.
+const MAX_UNREDUCED: usize = 20;
+
 /// Writes the terminal report.
 pub fn write_pretty(report: &ExploreReport, out: &mut dyn io::Write, p: Palette) -> io::Result<()> {
     let subject = &report.implementation;
@@ -50,6 +53,25 @@ pub fn write_pretty(report: &ExploreReport, out: &mut dyn io::Write, p: Palette)
     let total = report.clusters.len();
     for (number, cluster) in report.clusters.iter().enumerate() {
         write_cluster(cluster, number + 1, total, out, p)?;
+    }
+    if !report.unreduced.is_empty() {
+        let n = report.unreduced.len();
+        writeln!(out, "{n} more {}, not reduced (--max-pending):", if n == 1 { "cluster" } else { "clusters" })?;
+        for line in report.unreduced.iter().take(MAX_UNREDUCED) {
+            writeln!(
+                out,
+                "  {} {}  ({} {}, example {})",
+                line.suite,
+                visible_controls(&line.signature),
+                line.count,
+                if line.count == 1 { "input" } else { "inputs" },
+                line.example_input
+            )?;
+        }
+        if report.unreduced.len() > MAX_UNREDUCED {
+            writeln!(out, "  … and {} more (the JSON report lists every one)", report.unreduced.len() - MAX_UNREDUCED)?;
+        }
+        writeln!(out)?;
     }
     for notice in &report.notices {
         writeln!(out, "{}", p.warn(&visible_controls(&notice.to_string())))?;
