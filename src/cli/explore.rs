@@ -4,11 +4,13 @@ use super::implementation::{ExternalArgs, ImplementationArgs, LimitArgs, Subject
 use anyhow::{Context as _, bail};
 use clap::{Args, ValueEnum};
 use conform::error::exit_code;
+use conform::explore::engine::Stop;
 use conform::explore::report::{ExploreFormat, RunFacts, build, write_files, write_pretty};
 use conform::explore::{
-    Budget, ExploreOptions, FoundCluster, Generated, Generator, Party, SeedPool, ShrinkOptions, explore, shrink_all,
+    Budget, ExploreOptions, FoundCluster, Generated, Generator, Party, SeedPool, ShrinkOptions, ShrunkCluster, explore,
+    shrink_all,
 };
-use conform::fixture::{SuiteFilter, load_corpus};
+use conform::fixture::{Notice, SuiteFilter, load_corpus};
 use conform::implementation::{Implementation, ReferenceImplementation};
 use conform::report::Palette;
 use conform::review::{WriteMode, Written, write_fixture};
@@ -159,19 +161,7 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
     let against_info = against.as_ref().map_or_else(|| ReferenceImplementation.info(), |a| a.implementation().info());
 
     let mut notices = corpus.notices.clone();
-    match &exploration.stopped {
-        Some(conform::explore::engine::Stop::Interrupted) => {
-            notices.push(conform::fixture::Notice::warning("interrupted: the report covers the inputs that ran"))
-        }
-        Some(conform::explore::engine::Stop::Exhausted(who)) => notices.push(conform::fixture::Notice::warning(
-            format!("stopped early: {who} crashed or timed out more often than --max-restarts allows"),
-        )),
-        Some(conform::explore::engine::Stop::EnoughClusters) => notices.push(conform::fixture::Notice::note(format!(
-            "stopped after finding {} clusters (--max-clusters)",
-            args.max_clusters
-        ))),
-        None => {}
-    }
+    notices.extend(stop_notice(exploration.stopped.as_ref(), args.max_clusters));
 
     let (to_reduce, unreduced) = choose_to_reduce(&exploration.clusters, args.max_pending);
     // Shrinking: fresh processes with a restart budget as large as the run
@@ -194,24 +184,7 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         shrunk
     };
 
-    let mut fixtures_written = Vec::new();
-    let mut written = Vec::new();
-    for cluster in &shrunk {
-        fixtures_written.push(match &cluster.fixture {
-            Ok(_) if args.no_pending => Err("not written (--no-pending)".to_owned()),
-            Ok((target, text)) => match write_fixture(target, text, WriteMode::Pending) {
-                Ok(outcome) => {
-                    let path = match &outcome {
-                        Written::Pending(path) | Written::Accepted(path) | Written::Unchanged(path) => path.clone(),
-                    };
-                    written.push(outcome);
-                    Ok(path.display().to_string())
-                }
-                Err(err) => Err(err.to_string()),
-            },
-            Err(why) => Err(why.clone()),
-        });
-    }
+    let (fixtures_written, written) = write_pending(&shrunk, args.no_pending);
     let facts = RunFacts {
         implementation: info,
         against: against_info,
@@ -244,6 +217,41 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         return Ok(exit_code::INTERRUPTED);
     }
     Ok(report.exit_code())
+}
+
+/// The notice saying why the exploration stopped early, when it did.
+fn stop_notice(stopped: Option<&Stop>, max_clusters: usize) -> Option<Notice> {
+    Some(match stopped? {
+        Stop::Interrupted => Notice::warning("interrupted: the report covers the inputs that ran"),
+        Stop::Exhausted(who) => {
+            Notice::warning(format!("stopped early: {who} crashed or timed out more often than --max-restarts allows"))
+        }
+        Stop::EnoughClusters => Notice::note(format!("stopped after finding {max_clusters} clusters (--max-clusters)")),
+    })
+}
+
+/// Writes each shrunk cluster's pending fixture (unless `no_pending`): per
+/// cluster where it went or why there is none, and what was written.
+fn write_pending(shrunk: &[ShrunkCluster], no_pending: bool) -> (Vec<Result<String, String>>, Vec<Written>) {
+    let mut fixtures = Vec::new();
+    let mut written = Vec::new();
+    for cluster in shrunk {
+        fixtures.push(match &cluster.fixture {
+            Ok(_) if no_pending => Err("not written (--no-pending)".to_owned()),
+            Ok((target, text)) => match write_fixture(target, text, WriteMode::Pending) {
+                Ok(outcome) => {
+                    let path = match &outcome {
+                        Written::Pending(path) | Written::Accepted(path) | Written::Unchanged(path) => path.clone(),
+                    };
+                    written.push(outcome);
+                    Ok(path.display().to_string())
+                }
+                Err(err) => Err(err.to_string()),
+            },
+            Err(why) => Err(why.clone()),
+        });
+    }
+    (fixtures, written)
 }
 
 /// The clusters to reduce, at most `limit`, taken from the suites in turn by

@@ -333,11 +333,7 @@ fn move_order(input: &mut Value, context: &Context<'_>, chooser: &mut Chooser) -
         1 => (other + 1.0, "just after"),
         _ => (other, "equal to"),
     };
-    let value = if value.fract() == 0.0 && value.abs() < 9e15 {
-        Value::from(value as i64)
-    } else {
-        serde_json::Number::from_f64(value).map(Value::Number)?
-    };
+    let value = values::number(value);
     let slot = get_mut(input, &moved)?;
     if *slot == value {
         return None;

@@ -3,7 +3,7 @@
 //! languages tend to differ from JavaScript (UTF-16 lengths, lone
 //! surrogates, the JavaScript whitespace set, number formatting).
 
-use crate::json::from_utf16;
+use crate::json::{from_utf16, to_utf16};
 use crate::suite::Chooser;
 use serde_json::{Map, Number, Value};
 
@@ -24,8 +24,10 @@ pub fn lone_low() -> String {
     from_utf16(&[0xDC00])
 }
 
-fn number(value: f64) -> Value {
-    Number::from_f64(value).map_or(Value::Null, Value::Number)
+/// `value` as parsing its JavaScript text would store it (see
+/// [`crate::suite::mutate::js_number`]).
+pub fn number(value: f64) -> Value {
+    crate::suite::mutate::js_number(value)
 }
 
 /// A type-confusing or boundary value, with a short name for the mutation
@@ -89,9 +91,14 @@ pub fn describe(value: &Value) -> String {
     }
 }
 
-/// A small edit of a string, with what it did.
+/// A small edit of a string, with what it did. The result is a JavaScript
+/// string in the crate's encoding (see [`crate::json::from_utf16`]): edits
+/// work on UTF-16 code units, so a cut may split a surrogate pair (a lone
+/// surrogate, as JavaScript would make it) but never the two characters
+/// that store one, and a lone high surrogate put before a lone low one
+/// becomes the pair JavaScript would see.
 pub fn tweak_string(text: &str, chooser: &mut Chooser) -> (String, &'static str) {
-    match chooser.below(14) {
+    let (edited, how) = match chooser.below(14) {
         0 => (String::new(), "empty"),
         1 => (format!("{text}{}", lone_high()), "a lone surrogate appended"),
         2 => (format!("{}{text}", lone_low()), "a lone surrogate prepended"),
@@ -101,19 +108,22 @@ pub fn tweak_string(text: &str, chooser: &mut Chooser) -> (String, &'static str)
         6 => (format!(" \t{text}\n "), "wrapped in whitespace"),
         7 => (text.to_uppercase(), "upper-cased"),
         8 => {
-            (text.repeat(LONG_STRING_CHARS / text.len().max(1)).chars().take(LONG_STRING_CHARS).collect(), "made long")
+            let units = to_utf16(text);
+            let long: Vec<u16> =
+                units.iter().copied().cycle().take(if units.is_empty() { 0 } else { LONG_STRING_CHARS }).collect();
+            (from_utf16(&long), "made long")
         }
         9 => (format!("\u{1C}{text}\u{85}"), "wrapped in U+001C and U+0085"),
         10 => (format!("{text}\u{00A0}"), "U+00A0 appended"),
-        11 => (cut_in_half(text), "cut in half"),
+        11 => {
+            let units = to_utf16(text);
+            (from_utf16(&units[..units.len() / 2]), "cut in half (UTF-16 units)")
+        }
         12 => (format!("{text}\u{0301}"), "a combining mark appended"),
-        _ => (format!("\u{10FFFF}{text}"), "U+10FFFF prepended"),
-    }
-}
-
-fn cut_in_half(text: &str) -> String {
-    let count = text.chars().count();
-    text.chars().take(count / 2).collect()
+        _ => (format!("{}{text}", from_utf16(&[0xDBFF, 0xDFFD])), "U+10FFFD prepended"),
+    };
+    // Joining stored strings joins their code units: normalize the storage.
+    (from_utf16(&to_utf16(&edited)), how)
 }
 
 /// A small edit of a number, with what it became.
@@ -152,6 +162,29 @@ mod tests {
         assert!(names.iter().any(|n| n.starts_with("arrays nested")));
         let lone = crate::json::to_compact_string(&Value::String(lone_high()));
         assert_eq!(lone, "\"\\ud800\"");
+    }
+
+    #[test]
+    fn string_edits_keep_the_storage_of_javascript_strings_canonical() {
+        // A lone low surrogate before an astral character, then cut: every
+        // edit's result must read back the same after a canonical round trip
+        // (the protocol path), or the two sides would see different strings.
+        let mut chooser = Chooser::new(5);
+        let texts =
+            [format!("{}😀x", lone_low()), format!("a{}", lone_high()), "\u{10FFFD}".to_owned(), "😀".to_owned()];
+        for _ in 0..400 {
+            for text in &texts {
+                let text = from_utf16(&to_utf16(text));
+                let (edited, how) = tweak_string(&text, &mut chooser);
+                let written = crate::json::to_compact_string(&Value::String(edited.clone()));
+                let back = crate::json::parse_value(&written).unwrap_or_else(|err| panic!("{how}: {err}"));
+                assert_eq!(back, Value::String(edited), "{how} on {written}");
+            }
+        }
+        // A lone high surrogate then a lone low one is the pair JavaScript sees.
+        let joined = from_utf16(&to_utf16(&format!("{}{}", lone_high(), lone_low())));
+        assert_eq!(to_utf16(&joined), [0xD800, 0xDC00]);
+        assert_eq!(joined, "\u{10000}");
     }
 
     #[test]

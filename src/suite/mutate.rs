@@ -242,6 +242,23 @@ pub fn set_member_of_one(
     Some(format!("set `{key}` of {what} to {described}"))
 }
 
+/// `value` as parsing its JavaScript text would store it: an integral
+/// number below 1e21 (which JavaScript writes without a fraction or an
+/// exponent) as an integer, anything else as a double; `-0` stays `-0` (a
+/// boundary value of its own, which canonical JSON writes as `0`). Both
+/// sides of a comparison then see the same stored number, whether they get
+/// the input in-process or through the protocol.
+pub fn js_number(value: f64) -> Value {
+    let integral = value.fract() == 0.0 && value.abs() < 1e21 && !(value == 0.0 && value.is_sign_negative());
+    if integral && (0.0..18_446_744_073_709_551_616.0).contains(&value) {
+        return Value::from(value as u64);
+    }
+    if integral && (-9_223_372_036_854_775_808.0..0.0).contains(&value) {
+        return Value::from(value as i64);
+    }
+    serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
+}
+
 /// Whether an object's `type` member is one of `kinds`.
 pub fn has_type(members: &Map<String, Value>, kinds: &[&str]) -> bool {
     members.get("type").and_then(Value::as_str).is_some_and(|kind| kinds.contains(&kind))
@@ -298,6 +315,21 @@ mod tests {
         let again = set_member_of_one(&mut value, &mut chooser, &|o| has_type(o, &["x"]), "an x", "f", &values);
         assert_eq!(again, None, "the value is already there");
         assert_eq!(set_member_of_one(&mut value, &mut chooser, &|o| has_type(o, &["z"]), "", "f", &values), None);
+    }
+
+    #[test]
+    fn numbers_are_stored_as_their_javascript_text_parses() {
+        for value in [0.0, 3.0, -7.0, 1e20, 1.5, 1e21, -0.0, 9_007_199_254_740_993.0, -1e300] {
+            let planted = js_number(value);
+            let text = crate::json::to_compact_string(&planted);
+            let parsed = crate::json::parse_value(&text).unwrap_or_else(|e| panic!("{e}"));
+            if value == 0.0 && value.is_sign_negative() {
+                // -0 is a boundary of its own: canonical JSON writes it `0`.
+                assert_eq!((text.as_str(), planted.as_f64().map(f64::is_sign_negative)), ("0", Some(true)));
+                continue;
+            }
+            assert_eq!(parsed, planted, "{value} written {text}");
+        }
     }
 
     #[test]

@@ -64,7 +64,7 @@ fn rpc_id(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
             other => crate::json::to_compact_string(other),
         }),
         1 => chooser.pick(&others)?.clone(),
-        _ => serde_json::Number::from_f64(id.as_f64().unwrap_or(0.0) + 0.5).map(Value::Number)?,
+        _ => crate::suite::mutate::js_number(id.as_f64().unwrap_or(0.0) + 0.5),
     };
     if value == id {
         return None;

@@ -467,7 +467,7 @@ impl CodexAdapter {
     }
 
     fn response(&mut self, id: &Value, frame: &Map<String, Value>, out: &mut StepOutput, trace: &mut dyn RuleTrace) {
-        let Some(pending) = id.as_u64().and_then(|id| self.pending.remove(&id)) else {
+        let Some(pending) = crate::suites::js::js_uint(Some(id)).and_then(|id| self.pending.remove(&id)) else {
             trace.hit("session.codex.unknown-response-id");
             return;
         };
