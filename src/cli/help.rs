@@ -169,12 +169,12 @@ Examples:
 pub fn explore() -> String {
     "\
 Examples:
-  conform explore --impl-cmd 'python3 my_adapter.py'          10,000 inputs per suite against the reference
+  conform explore --impl-cmd 'python3 my_adapter.py'           10,000 inputs per suite, judged by the reference
   conform explore --impl-cmd 'swift run MyAdapter' --suite chat --time 5m -j 4
-  conform explore --impl-cmd './new-build' --against-cmd './last-release' ../shared/hapi/fixtures
-  conform explore --against-cmd 'java -jar decoder.jar' --seed 42 --format markdown
+  conform explore --impl-cmd './new-build' --against-cmd './last-release'   two decoders, no reference
+  conform explore --against-cmd 'java -jar decoder.jar' --seed 42            the reference under test
   conform explore --seed 42 --replay chat#1234                 print one generated input again
-  conform review fixtures                                      then keep the pending fixtures worth keeping
+  conform review fixtures --list                               then review the pending explore-*.json.new
 
 Exit codes:
   0  no divergence: every judged input agrees

@@ -230,7 +230,7 @@ fn shrink(
     let example = &found.smallest;
     let fixture_name = input_name(example.index);
     let sides = Sides { subject, against, pool, seed, fixture: &fixture_name, any_json: options.any_json };
-    let (input, items, tests, reduction_note) = reduce_example(&sides, &found, &slug, options);
+    let ReducedExample { input, items, tests, note: reduction_note } = reduce_example(&sides, &found, &slug, options);
     let (subject_outcome, against_outcome, _) = sides.judged(&input);
     let (differences, diff) = match (&subject_outcome, &against_outcome) {
         (Outcome::Output(actual), Outcome::Output(expected)) => (
@@ -276,14 +276,20 @@ fn shrink(
     }
 }
 
-/// The reduced input of a cluster's example, the item list's length before
-/// and after, the probes spent, and why it is not (fully) reduced.
-fn reduce_example(
-    sides: &Sides<'_>,
-    found: &FoundCluster,
-    slug: &str,
-    options: &ShrinkOptions<'_>,
-) -> (Value, Option<(String, usize, usize)>, usize, Option<String>) {
+/// A cluster's example after reduction.
+struct ReducedExample {
+    /// The reduced input (the example's own when it could not be reduced).
+    input: Value,
+    /// The item list, its length before and after.
+    items: Option<(String, usize, usize)>,
+    /// Probes spent.
+    tests: usize,
+    /// Why it is not (fully) reduced, when it is not.
+    note: Option<String>,
+}
+
+/// Reduces a cluster's example (see the module docs).
+fn reduce_example(sides: &Sides<'_>, found: &FoundCluster, slug: &str, options: &ShrinkOptions<'_>) -> ReducedExample {
     let suite = sides.pool.suite;
     let example = &found.smallest;
     let mut tests = 0;
@@ -325,14 +331,13 @@ fn reduce_example(
             let note = reduction
                 .budget_exhausted
                 .then(|| format!("the reduction stopped after {tests} probes: smaller, not minimal"));
-            let items = items_of(&reduction.input);
-            (reduction.input, items, tests, note)
+            ReducedExample { items: items_of(&reduction.input), input: reduction.input, tests, note }
         }
         Err(err) => {
             // The example no longer shows the key on a second run: the
             // implementation is not deterministic on it.
             let note = format!("not reduced: {err} (the divergence did not show again on this input)");
-            (example.input.clone(), items_of(&example.input), tests, Some(note))
+            ReducedExample { input: example.input.clone(), items: items_of(&example.input), tests, note: Some(note) }
         }
     }
 }
