@@ -63,6 +63,9 @@ fn raw_line(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
     let lines = input.get_mut("lines")?.as_array_mut()?;
     let decoded: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| l.is_object()).map(|(i, _)| i).collect();
     let index = *chooser.pick(&decoded)?;
-    lines[index] = Value::String(crate::json::to_compact_string(&lines[index]));
+    // The text holds what its JavaScript string would: stored as the crate
+    // stores strings (a literal U+10FFFD doubled), like a parsed raw line.
+    let text = crate::json::to_compact_string(&lines[index]);
+    lines[index] = Value::String(crate::json::from_utf16(&crate::json::to_utf16(&text)));
     Some(format!("write /lines/{index} as raw text"))
 }
