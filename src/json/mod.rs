@@ -11,7 +11,9 @@ mod write;
 pub use jsstring::{JsChar, MARK, from_utf16, js_chars, to_utf16, utf16_len};
 pub use lines::{JsonLine, parse_json_lines};
 pub use order::{KeyOrder, array_index, cmp_canonical_keys, cmp_utf16, ordered_keys};
-pub use parse::{JsonError, JsonErrorKind, MAX_DEPTH, ParsedDocument, line_column, parse_document, parse_value};
+pub use parse::{
+    JsonError, JsonErrorKind, MAX_DEPTH, ParsedDocument, line_column, parse_document, parse_js_string, parse_value,
+};
 pub use write::{
     Style, format_js_number, to_canonical_string, to_compact_string, write_number, write_string, write_value,
     write_value_prefix,
