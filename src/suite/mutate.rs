@@ -77,7 +77,7 @@ pub type MutateFn = fn(input: &mut Value, chooser: &mut Chooser) -> Option<Strin
 /// A named suite mutation.
 #[derive(Clone, Copy, Debug)]
 pub struct SuiteMutator {
-    /// Short name, shown in the mutation path (`pagination.display-tie`).
+    /// Short name, shown in the mutation path (`pagination/display-tie`).
     pub name: &'static str,
     /// How often it is chosen, relative to the generic mutations (which
     /// weigh 1 to 4 each).

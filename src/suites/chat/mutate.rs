@@ -39,8 +39,8 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "ready",
     ],
     mutators: &[
-        SuiteMutator { name: "chat.agent-ids", weight: 3, apply: agent_ids },
-        SuiteMutator { name: "chat.error-flag", weight: 2, apply: error_flag },
+        SuiteMutator { name: "chat/agent-ids", weight: 3, apply: agent_ids },
+        SuiteMutator { name: "chat/error-flag", weight: 2, apply: error_flag },
     ],
     unpinnable_rules: &["reduce.permission.synthesized-wall-clock"],
 };

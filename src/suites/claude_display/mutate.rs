@@ -37,7 +37,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "ExitPlanMode",
         "AskUserQuestion",
     ],
-    mutators: &[SuiteMutator { name: "claude-display.parent", weight: 3, apply: parent }],
+    mutators: &[SuiteMutator { name: "claude-display/parent", weight: 3, apply: parent }],
     unpinnable_rules: &[],
 };
 

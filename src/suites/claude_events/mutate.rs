@@ -36,8 +36,8 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "aborted",
     ],
     mutators: &[
-        SuiteMutator { name: "claude-events.error-flag", weight: 3, apply: error_flag },
-        SuiteMutator { name: "claude-events.end", weight: 1, apply: end },
+        SuiteMutator { name: "claude-events/error-flag", weight: 3, apply: error_flag },
+        SuiteMutator { name: "claude-events/end", weight: 1, apply: end },
     ],
     unpinnable_rules: &[],
 };

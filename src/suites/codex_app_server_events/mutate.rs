@@ -35,7 +35,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "accept",
         "decline",
     ],
-    mutators: &[SuiteMutator { name: "codex-app-server.rpc-id", weight: 2, apply: rpc_id }],
+    mutators: &[SuiteMutator { name: "codex-app-server/rpc-id", weight: 2, apply: rpc_id }],
     unpinnable_rules: &[],
 };
 

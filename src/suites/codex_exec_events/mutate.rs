@@ -35,8 +35,8 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "cut-off",
     ],
     mutators: &[
-        SuiteMutator { name: "codex-exec.repeat-turn", weight: 2, apply: repeat_turn },
-        SuiteMutator { name: "codex-exec.raw-line", weight: 1, apply: raw_line },
+        SuiteMutator { name: "codex-exec/repeat-turn", weight: 2, apply: repeat_turn },
+        SuiteMutator { name: "codex-exec/raw-line", weight: 1, apply: raw_line },
     ],
     unpinnable_rules: &[],
 };

@@ -12,7 +12,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
     id_members: &[],
     order_members: &["seq", "ts"],
     words: &["Bash", "Read", "Glob", "Grep", "Write", "Edit", "Task", "TodoWrite", "WebSearch"],
-    mutators: &[SuiteMutator { name: "event-fold.summary-limit", weight: 3, apply: summary_limit }],
+    mutators: &[SuiteMutator { name: "event-fold/summary-limit", weight: 3, apply: summary_limit }],
     unpinnable_rules: &[],
 };
 

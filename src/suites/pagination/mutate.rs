@@ -11,7 +11,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
     id_members: &["id", "localId"],
     order_members: &[],
     words: &["queued", "sending", "sent", "failed", "tail", "history", "latest", "before", "after"],
-    mutators: &[SuiteMutator { name: "pagination.display-tie", weight: 4, apply: display_tie }],
+    mutators: &[SuiteMutator { name: "pagination/display-tie", weight: 4, apply: display_tie }],
     unpinnable_rules: &[],
 };
 

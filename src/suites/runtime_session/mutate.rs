@@ -30,7 +30,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "completed",
         "aborted",
     ],
-    mutators: &[SuiteMutator { name: "runtime-session.step-session", weight: 2, apply: step_session }],
+    mutators: &[SuiteMutator { name: "runtime-session/step-session", weight: 2, apply: step_session }],
     unpinnable_rules: &[],
 };
 

@@ -23,7 +23,7 @@ pub const PROFILE: MutationProfile = MutationProfile {
         "seq",
     ],
     words: &["default", "plan", "acceptEdits", "bypassPermissions", "read-only", "safe-yolo", "yolo"],
-    mutators: &[SuiteMutator { name: "sse.cached-value", weight: 4, apply: cached_value }],
+    mutators: &[SuiteMutator { name: "sse/cached-value", weight: 4, apply: cached_value }],
     unpinnable_rules: &[],
 };
 
