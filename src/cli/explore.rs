@@ -320,7 +320,7 @@ fn replay_input(pools: &[SeedPool], replay: &str, seed: u64, any_json: bool) -> 
     let (suite, index) = replay
         .split_once('#')
         .and_then(|(suite, index)| Some((suite, index.parse::<u64>().ok()?)))
-        .with_context(|| format!("--replay `{replay}`: expected SUITE#INDEX, e.g. chat#1234"))?;
+        .with_context(|| format!("--replay `{replay}`: expected SUITE#INDEX (a suite name, `#`, an input number)"))?;
     let pool = pools
         .iter()
         .find(|pool| pool.suite.name() == suite)

@@ -395,10 +395,10 @@ mod tests {
         }
     }
 
-    /// Compares `text` with `golden/<name>`; `CONFORM_UPDATE_GOLDEN=1`
+    /// Compares `text` with `snapshots/<name>`; `CONFORM_UPDATE_GOLDEN=1`
     /// rewrites the file instead (review the diff before committing it).
     fn assert_golden(name: &str, text: &str) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/explore/report/golden").join(name);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/explore/report/snapshots").join(name);
         if std::env::var("CONFORM_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
             std::fs::write(&path, text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
             return;
