@@ -86,3 +86,94 @@ fn a_format_names_the_suites_it_serves() {
         output.text()
     );
 }
+
+/// Runs `conform capture` into a fresh folder; returns the output and the
+/// pending files.
+fn capture_into(
+    out: &Path,
+    suite: &str,
+    format: &str,
+    extra: &[&str],
+    file: &Path,
+) -> (common::Finished, Vec<PathBuf>) {
+    let mut args: Vec<String> = vec!["capture".into(), suite.into(), "--from".into(), format.into()];
+    args.extend(["--out".into(), out.to_string_lossy().into_owned()]);
+    args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+    args.push(file.to_string_lossy().into_owned());
+    let output = conform(&args);
+    (output, files_ending(out, ".json.new"))
+}
+
+#[test]
+fn a_file_of_another_format_is_refused_unless_forced() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(third_party) = shared("captures/third-party") else { return Ok(()) };
+    let stream = third_party.join("claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl");
+    let transcript = third_party.join("claude-session-jsonl/slopus-happy-cli__task_non_sdk.jsonl");
+    let root = tempfile::tempdir()?;
+
+    // Stream-json given as a codex exec log: refused, naming what reads it.
+    let (output, pending) = capture_into(&root.path().join("a"), "codex-exec-events", "codex-exec-jsonl", &[], &stream);
+    assert_eq!(output.code, Some(2), "{}", output.text());
+    assert!(pending.is_empty());
+    let text = output.text();
+    assert!(
+        text.contains("not a codex-exec-jsonl capture for codex-exec-events: line 1 `{\"type\":\"system\""),
+        "{text}"
+    );
+    assert!(text.contains("it reads as `conform capture claude-display --from claude-stream-json`"), "{text}");
+    assert!(text.contains("--force-format imports it as codex-exec-jsonl anyway"), "{text}");
+    assert_eq!(text.trim().lines().count(), 1, "one clear line: {text}");
+
+    // A session transcript given to claude-events: refused; claude-display reads it.
+    let (output, pending) =
+        capture_into(&root.path().join("b"), "claude-events", "claude-stream-json", &[], &transcript);
+    assert_eq!(output.code, Some(2), "{}", output.text());
+    assert!(pending.is_empty());
+    assert!(output.text().contains("is a session-transcript entry"), "{}", output.text());
+    let (output, pending) =
+        capture_into(&root.path().join("c"), "claude-display", "claude-stream-json", &[], &transcript);
+    assert!(output.success() && pending.len() == 1, "{}", output.text());
+
+    // --force-format imports it anyway.
+    let forced = ["--force-format"];
+    let (output, pending) =
+        capture_into(&root.path().join("d"), "claude-events", "claude-stream-json", &forced, &transcript);
+    assert!(output.success() && pending.len() == 1, "{}", output.text());
+    Ok(())
+}
+
+#[test]
+fn a_last_line_cut_mid_write_imports_what_is_complete() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(third_party) = shared("captures/third-party") else { return Ok(()) };
+    let root = tempfile::tempdir()?;
+    for (suite, format, file) in [
+        (
+            "claude-display",
+            "claude-stream-json",
+            "claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl",
+        ),
+        (
+            "claude-events",
+            "claude-stream-json",
+            "claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl",
+        ),
+        ("claude-display", "claude-stream-json", "claude-session-jsonl/slopus-happy-cli__task_non_sdk.jsonl"),
+        ("codex-exec-events", "codex-exec-jsonl", "codex-exec-json/kzahel-yepanywhere__codex-file-edit.jsonl"),
+    ] {
+        let whole = std::fs::read_to_string(third_party.join(file))?;
+        // Stop the recording in the middle of its eighth line.
+        let eighth: usize = whole.split_inclusive('\n').take(7).map(str::len).sum();
+        let cut = &whole[..eighth + 40];
+        let path = root.path().join(format!("{suite}-cut.jsonl"));
+        std::fs::write(&path, cut)?;
+        let (output, pending) = capture_into(&root.path().join(suite), suite, format, &[], &path);
+        assert!(output.success(), "{suite} {file}: {}", output.text());
+        assert!(output.text().contains("line 8 was cut mid-write ("), "{suite} {file}: {}", output.text());
+        let document: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&pending[0])?)?;
+        let items = ["messages", "lines"].iter().find_map(|list| document["input"][list].as_array()).map(Vec::len);
+        assert_eq!(items, Some(7), "{suite} {file}: the seven complete lines are imported");
+        assert_eq!(document["input"]["end"], "cut-off", "{suite} {file}");
+        assert_eq!(document["expected"]["unfinished"], true, "{suite} {file}");
+    }
+    Ok(())
+}

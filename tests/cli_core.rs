@@ -214,6 +214,16 @@ fn hapi_validate_passes() {
 }
 
 #[test]
+fn the_bundled_fixtures_and_the_hapi_corpus_load_together() {
+    // The README's tour judges both trees in one run: no fixture id of one may
+    // repeat an id of the other.
+    let Some(corpus) = hapi_corpus() else { return };
+    let output = conform(&["validate", "fixtures", corpus.to_str().unwrap()]);
+    assert_eq!(output.code, Some(0), "{}{}", output.stdout, output.stderr);
+    assert!(!output.stdout.contains("duplicate fixture id"), "{}", output.stdout);
+}
+
+#[test]
 fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
     let Some(corpus) = hapi_corpus() else { return };
     let output = conform(&["fmt", "--check", corpus.to_str().unwrap()]);
@@ -295,7 +305,7 @@ fn check_junit(reports: &[&std::path::Path]) -> Option<Vec<String>> {
 }
 
 #[test]
-fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser() {
+fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser_junit2html_and_xunit_viewer() {
     let dir = tempfile::tempdir().unwrap();
     let passing = dir.path().join("passing");
     let args = ["run", "fixtures", "--format", "junit", "--format", "json", "--out", passing.to_str().unwrap()];
@@ -323,14 +333,59 @@ fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser() {
     assert!(with_files_xml.contains(&format!("file=\"{}", tree.display())), "{with_files_xml}");
 
     let reports = [passing.join("junit.xml"), mixed.join("junit.xml"), with_files.join("junit.xml")];
-    let Some(lines) = check_junit(&reports.iter().map(|p| p.as_path()).collect::<Vec<_>>()) else { return };
     let fixtures = report(&passing)["summary"]["total"].clone();
-    assert_eq!(lines.first(), Some(&format!("valid {fixtures} 0 0 0 0")), "{lines:?}");
-    assert_eq!(lines.get(1).map(String::as_str), Some("valid 6 0 1 0 0"), "{lines:?}");
+    // xunit-viewer (npm) reads all three and counts what junitparser counts.
+    let passing_summary = format!("{fixtures} passed");
+    for (xml, expected) in [
+        (&reports[0], vec![passing_summary.as_str()]),
+        (&reports[1], vec!["5 passed", "1 error"]),
+        (&reports[2], vec!["5 passed", "1 error"]),
+    ] {
+        let Some(summary) = xunit_viewer_summary(xml) else { break };
+        assert!(expected.iter().all(|count| summary.contains(count)), "{}: {summary}", xml.display());
+    }
+    let Some(lines) = check_junit(&reports.iter().map(|p| p.as_path()).collect::<Vec<_>>()) else { return };
+    let junitparser: Vec<&String> = lines.iter().filter(|line| !line.starts_with("junit2html ")).collect();
+    let junit2html: Vec<&String> = lines.iter().filter(|line| line.starts_with("junit2html ")).collect();
+    assert_eq!(
+        junitparser.first().map(|l| l.as_str()),
+        Some(format!("valid {fixtures} 0 0 0 0").as_str()),
+        "{lines:?}"
+    );
+    assert_eq!(junitparser.get(1).map(|l| l.as_str()), Some("valid 6 0 1 0 0"), "{lines:?}");
     // junit-10.xsd has no `file` on testcase: the opt-in attribute makes the document invalid against it;
     // junitparser still reads it, each case with its file.
-    assert!(lines.iter().any(|l| l.contains("'file' attribute not allowed")), "{lines:?}");
-    assert_eq!(lines.last().map(String::as_str), Some("invalid 6 0 1 0 6"), "{lines:?}");
+    assert!(junitparser.iter().any(|l| l.contains("'file' attribute not allowed")), "{lines:?}");
+    assert_eq!(junitparser.last().map(|l| l.as_str()), Some("invalid 6 0 1 0 6"), "{lines:?}");
+    // junit2html reads and renders all three (it counts the error as failed).
+    let expected = [format!("junit2html {fixtures} 0 0"), "junit2html 6 1 0".to_owned(), "junit2html 6 1 0".to_owned()];
+    assert_eq!(junit2html, expected.iter().collect::<Vec<_>>(), "{lines:?}");
+}
+
+/// The console summary xunit-viewer (npm, in tests/junit-readers) prints for a
+/// JUnit file, e.g. `5 passed, 1 error`, or `None` with a visible skip (a
+/// failure under CONFORM_REQUIRE_ALL=1) when node or the package is missing.
+fn xunit_viewer_summary(xml: &std::path::Path) -> Option<String> {
+    let node = common::node()?;
+    let viewer = common::root().join("tests/junit-readers/node_modules/xunit-viewer/bin/xunit-viewer.js");
+    if !viewer.is_file() {
+        common::skip_unless_required("npm package `xunit-viewer` not installed (npm ci --prefix tests/junit-readers)");
+        return None;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(node)
+        .arg(viewer)
+        .args(["--console", "--no-color", "--clear", "false", "--results"])
+        .arg(xml)
+        .arg("--output")
+        .arg(out.path().join("index.html"))
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success() && output.stderr.is_empty(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(out.path().join("index.html").is_file(), "xunit-viewer wrote no page: {stdout}");
+    // The last non-empty line before `Written to:` is the summary.
+    stdout.lines().rev().find(|line| !line.trim().is_empty() && !line.starts_with("Written to")).map(str::to_owned)
 }
 
 #[test]
@@ -345,7 +400,7 @@ fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
             std::fs::remove_file(entry.path()).unwrap();
         }
     }
-    // 12 MB of strings in one reply (the measured 20 and 60 MB runs are in the README).
+    // 12 MB of strings in one reply (the measured 20 and 60 MB runs are in docs/reports.md).
     let adapter = format!("{python} {} 12", common::path_arg("tests/adapters/huge_reply.py"));
     let out = dir.path().join("out");
     let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &adapter];
@@ -371,4 +426,34 @@ fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
     let lines: usize = case["diff"].as_array().unwrap().iter().map(|h| h["lines"].as_array().unwrap().len()).sum();
     assert!(lines <= 2000, "{lines}");
     assert_eq!(report["limits"]["value_bytes_per_case"], 1 << 20);
+}
+
+#[test]
+fn markdown_limit_bounds_the_run_and_compare_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    common::copy_tree(&common::root().join("fixtures/chat"), &tree.join("chat"));
+    let (good, bad) = (dir.path().join("good"), dir.path().join("bad"));
+    let passing = conform(&["run", tree.to_str().unwrap(), "--format", "json", "--out", good.to_str().unwrap()]);
+    assert_eq!(passing.code, Some(0), "{}", passing.stderr);
+    // An implementation that answers every case with `{}`: every chat case fails with differences.
+    let args = ["run", tree.to_str().unwrap(), "--impl-cmd", "sh -c 'cat >/dev/null; echo {}'", "--one-shot"];
+    let formats = ["--format", "json", "--format", "markdown", "--markdown-limit", "6000", "--out"];
+    let failing = conform(&[&args[..], &formats[..], &[bad.to_str().unwrap()]].concat());
+    assert_eq!(failing.code, Some(1), "{}", failing.stderr);
+    let markdown = std::fs::read_to_string(bad.join("conform-report.md")).unwrap();
+    assert!(markdown.chars().count() <= 6000, "{} characters", markdown.chars().count());
+    assert!(markdown.contains("Cut to fit 6000 characters (`--markdown-limit`)"), "{markdown}");
+    let reports = [good.join("conform-report.json"), bad.join("conform-report.json")];
+    let compare = |limit: &str| {
+        let args = ["compare", reports[0].to_str().unwrap(), reports[1].to_str().unwrap(), "--format", "markdown"];
+        let finished = conform(&[&args[..], &["--markdown-limit", limit]].concat());
+        assert_eq!(finished.code, Some(1), "{}", finished.stderr);
+        finished.stdout
+    };
+    let whole = compare("1000000");
+    let cut = compare("3000");
+    assert!(whole.chars().count() > 3000, "the whole comparison is {} characters", whole.chars().count());
+    assert!(cut.chars().count() <= 3000, "{} characters", cut.chars().count());
+    assert!(cut.contains("--markdown-limit"), "{cut}");
 }

@@ -1,6 +1,6 @@
 //! The documentation cannot drift from the tree: every relative link in the
-//! README, the manual (`docs/`) and the suite READMEs (`src/suites/*/`)
-//! reaches an existing file and heading, every project path quoted in them
+//! README, the manual (`docs/`), the suite READMEs (`src/suites/*/`) and the
+//! adapter kits' READMEs reaches an existing file and heading, every project path quoted in them
 //! exists, the README stays a short front door that starts with the two
 //! commands a fresh machine runs first, every suite's README names each
 //! rule id its reference lists and every ignore reason its fixtures pin, the
@@ -23,9 +23,15 @@ const README_MAX_LINES: usize = 200;
 const PROJECT_FOLDERS: [&str; 8] =
     ["src/", "tests/", "benches/", "schemas/", "fixtures/", "examples/", "docs/", "fuzz/"];
 
-/// README.md, docs/*.md and src/suites/*/README.md, relative to the root.
+/// README.md, docs/*.md, src/suites/*/README.md and the other READMEs a
+/// reader is sent to (the adapter kits', the reports folder's), relative to
+/// the root.
 fn documentation_files() -> Vec<PathBuf> {
     let mut files = vec![PathBuf::from("README.md")];
+    for other in ["examples/adapters/README.md", "examples/adapters/jvm/README.md", "reports/README.md"] {
+        assert!(root().join(other).is_file(), "{other} is gone: update this list");
+        files.push(PathBuf::from(other));
+    }
     for (folder, keep) in [("docs", None), ("src/suites", Some("README.md"))] {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(root().join(folder))
             .unwrap_or_else(|err| panic!("{folder}: {err}"))
@@ -175,7 +181,9 @@ fn every_project_path_the_docs_quote_exists() {
                 let is_path = PROJECT_FOLDERS.iter().any(|folder| span.starts_with(folder))
                     && span.chars().all(|c| c.is_ascii_alphanumeric() || "_-./".contains(c));
                 checked += usize::from(is_path);
-                if is_path && !root().join(span).exists() {
+                // A kit's README may quote the kit's own files from its folder.
+                let beside = file.starts_with("examples") && root().join(&file).with_file_name(span).exists();
+                if is_path && !root().join(span).exists() && !beside {
                     missing.push(format!("{}:{number}: `{span}`", file.display()));
                 }
             }
@@ -196,6 +204,11 @@ fn the_readme_is_a_short_front_door_that_starts_with_the_two_commands() {
         let line = body.next().unwrap_or_default();
         let command = line.split(" #").next().unwrap_or_default().trim();
         assert_eq!(command, expected, "README.md's first commands, in order");
+    }
+    // The examples call `conform`: the README says how it gets on PATH.
+    let install = readme.split("\n## ").find(|section| section.starts_with("Install")).expect("an Install section");
+    for command in ["cargo install --path .", "cargo install --path . --locked"] {
+        assert!(install.lines().any(|line| line.starts_with(command)), "the Install section lacks `{command}`");
     }
 }
 

@@ -72,10 +72,31 @@ fn a_mixed_tree_without_a_version_file_is_judged_per_document() {
     assert!(passed(2) >= 30, "{counts:?}");
     assert_eq!(passed(1) + passed(2), cases.len(), "every case passes at its own version: {counts:?}");
     // The catalog table has no version member: it takes the tree's highest.
-    assert!(cases.contains(&("catalogs/modes".to_owned(), 2, "pass".to_owned())), "{cases:?}");
+    assert!(cases.contains(&("catalogs/modes-v2".to_owned(), 2, "pass".to_owned())), "{cases:?}");
     // A document labelled 1 with the version 2 reply-clock members is read and
     // judged as version 1 (v2.md M3).
     assert!(cases.contains(&("sse/reply-clock-in-a-version-1-document".to_owned(), 1, "pass".to_owned())));
+}
+
+#[test]
+fn the_catalog_takes_its_trees_version_however_it_is_selected() {
+    let tree = mixed_tree();
+    let catalog = tree.path().join("catalogs").join("modes-v2.json");
+    let selections: [Vec<String>; 3] = [
+        vec![catalog.display().to_string()],
+        vec![tree.path().join("catalogs").display().to_string()],
+        vec![tree.path().display().to_string(), "--suite".to_owned(), "catalogs".to_owned()],
+    ];
+    for selection in selections {
+        let out = tempfile::tempdir().expect("a temporary folder");
+        let mut args = vec!["run".to_owned()];
+        args.extend(selection.iter().cloned());
+        args.extend(["--format", "json", "--out"].map(str::to_owned));
+        args.push(out.path().display().to_string());
+        let finished = conform(&args);
+        assert!(finished.success(), "{selection:?}: {}", finished.text());
+        assert_eq!(cases(out.path()), [("catalogs/modes-v2".to_owned(), 2, "pass".to_owned())], "{selection:?}");
+    }
 }
 
 #[test]
@@ -120,9 +141,9 @@ fn a_version_no_suite_reads_is_still_unsupported_version() {
     assert_eq!(verdict, Some("unsupported-version"));
     // The catalog table takes the highest version of its tree, 3 now, so it
     // cannot be judged either; every other case still is.
-    let catalog = cases.iter().find(|(id, _, _)| id == "catalogs/modes").map(|(_, _, verdict)| verdict.as_str());
+    let catalog = cases.iter().find(|(id, _, _)| id == "catalogs/modes-v2").map(|(_, _, verdict)| verdict.as_str());
     assert_eq!(catalog, Some("unsupported-version"));
-    let others = cases.iter().filter(|(id, _, _)| id != "chat/version-three" && id != "catalogs/modes");
+    let others = cases.iter().filter(|(id, _, _)| id != "chat/version-three" && id != "catalogs/modes-v2");
     assert!(others.into_iter().all(|(_, _, verdict)| verdict == "pass"), "the other cases are still judged");
 }
 

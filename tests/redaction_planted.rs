@@ -1,6 +1,6 @@
 //! Redaction against planted secrets and personal data.
 //!
-//! * A capture-shaped document mixing secrets of every kind the README
+//! * A capture-shaped document mixing secrets of every kind docs/captures.md
 //!   lists, in plain strings, nested objects, escaped JSON inside strings
 //!   (one and two levels) and truncated strings: none may survive, and
 //!   everything that is not a secret comes out byte for byte unchanged.
@@ -393,6 +393,7 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
             keep_personal_data: false,
             fixture_version: None,
             captured_on: None,
+            force_format: false,
         };
         let prepared = prepare(&options).unwrap_or_else(|err| panic!("{} ({}): {err}", format.name, suite.name()));
         assert!(!prepared.fixtures.is_empty());

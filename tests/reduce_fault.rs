@@ -86,6 +86,7 @@ fn request(input: &Value) -> ReduceRequest<'_> {
         oracle: Oracle::Reference(conform::suites::chat::reference::run),
         max_tests: 20_000,
         cancel: None,
+        document: None,
     }
 }
 
@@ -240,11 +241,42 @@ impl Implementation for EndsEveryStream {
     }
 }
 
-/// `conform reduce` holds for cut-off streams: the reduced case keeps
-/// `end: "cut-off"` and the failure, and is a fixture the reference passes.
+/// A Codex decoder (exec or app-server, by the case's suite) that reads
+/// every stream as completed and ends it with a `done` of its own.
+struct SynthesizesDone;
+
+impl Implementation for SynthesizesDone {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo { name: "synthesizes-done".into(), ..DropsToolErrors.info() }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let reference = match request.suite {
+            "codex-exec-events" => conform::suites::codex_exec_events::reference::run,
+            _ => conform::suites::codex_app_server_events::reference::run,
+        };
+        let mut input = request.input.clone();
+        if let Some(object) = input.as_object_mut() {
+            object.remove("end");
+        }
+        match reference(&input, &mut NoTrace) {
+            Ok(mut output) => {
+                if let Some(events) = output["events"].as_array_mut() {
+                    events.push(json!({"type": "done", "data": {}}));
+                }
+                Outcome::Output(output).into()
+            }
+            Err(message) => Outcome::Error(message).into(),
+        }
+    }
+}
+
+/// `conform reduce` holds for cut-off streams of the four event suites: the
+/// reduced case keeps `end: "cut-off"` and the failure, and is a fixture the
+/// reference passes.
 #[test]
 fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::Error>> {
-    let cases: [(&str, &str, conform::suite::ReferenceFn, &dyn Implementation); 2] = [
+    let cases: [(&str, &str, conform::suite::ReferenceFn, &dyn Implementation); 4] = [
         (
             "claude-display",
             "cut-off-tool-states",
@@ -256,6 +288,18 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
             "public-hive-mind-background-disabled",
             conform::suites::claude_events::reference::run,
             &EndsEveryStream,
+        ),
+        (
+            "codex-exec-events",
+            "cut-off-mid-command",
+            conform::suites::codex_exec_events::reference::run,
+            &SynthesizesDone,
+        ),
+        (
+            "codex-app-server-events",
+            "cut-off-mid-turn",
+            conform::suites::codex_app_server_events::reference::run,
+            &SynthesizesDone,
         ),
     ];
     for (suite_name, fixture, oracle, implementation) in cases {
@@ -270,6 +314,7 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
             oracle: Oracle::Reference(oracle),
             max_tests: 20_000,
             cancel: None,
+            document: None,
         };
         let reduction = reduce(&request, implementation)?;
         let (before, after) = reduction.items;
@@ -286,12 +331,86 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
         assert_eq!(document["expected"]["unfinished"], true, "{fixture}");
         let text = conform::json::to_canonical_string(&document);
         assert!(conform::validate::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
+        let passes = oracle(&reduction.input, &mut NoTrace).map_err(|e| e.to_string())?;
+        assert_eq!(passes, document["expected"], "{fixture}: the reference passes the reduced case");
         let case = CaseRequest { suite: suite_name, fixture: "x", fixture_version: 1, input: &reduction.input };
         assert!(
             Failure::of(&implementation.run_case(&case).outcome, &document["expected"], &[]).is_some(),
             "{fixture}: the implementation still fails the reduced case"
         );
-        eprintln!("{suite_name}/{fixture} against {}: {before} → {after} messages", implementation.info().name);
+        eprintln!("{suite_name}/{fixture} against {}: {before} → {after} items", implementation.info().name);
     }
+    Ok(())
+}
+
+/// A message window whose final view mode is wrong as soon as a live
+/// delivery holds a row, whatever the row says.
+struct WrongViewModeAfterDelivery;
+
+impl Implementation for WrongViewModeAfterDelivery {
+    fn info(&self) -> ImplementationInfo {
+        ImplementationInfo { name: "wrong-view-mode".into(), ..DropsToolErrors.info() }
+    }
+
+    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+        let delivered = request.input["ops"].as_array().is_some_and(|ops| {
+            ops.iter().any(|op| op["op"] == "sse-messages" && op["messages"].as_array().is_some_and(|m| !m.is_empty()))
+        });
+        match conform::suites::pagination::reference::reference(request.input, &mut NoTrace) {
+            Ok(mut output) => {
+                if delivered {
+                    output["expectedState"]["viewMode"] = json!("history");
+                }
+                Outcome::Output(output).into()
+            }
+            Err(message) => Outcome::Error(message).into(),
+        }
+    }
+}
+
+#[test]
+fn a_reduced_pagination_case_keeps_the_members_its_schema_requires() -> Result<(), Box<dyn std::error::Error>> {
+    let row = |id: &str, at: u64| {
+        json!({"id": id, "seq": null, "localId": null, "createdAt": at, "invokedAt": at,
+               "content": {"role": "agent", "content": {"type": "codex", "data": {"type": "message", "message": id}}}})
+    };
+    let input = json!({"ops": [
+        {"op": "sse-messages", "messages": [row("a-1", 1000), row("a-2", 2000), row("a-3", 3000)]},
+        {"op": "set-view-mode", "mode": "tail"},
+        {"op": "sse-messages", "messages": [row("a-4", 4000)]},
+    ]});
+    let envelope = json!({"fixtureVersion": 1, "name": "window", "description": "A live window."});
+    let suite = conform::suites::find("pagination").ok_or("suite")?;
+    let reduce_with = |document: Option<&Value>| {
+        reduce(
+            &ReduceRequest {
+                suite,
+                fixture: "window",
+                fixture_version: 1,
+                input: &input,
+                oracle: Oracle::Reference(conform::suites::pagination::reference::reference),
+                max_tests: 2_000,
+                cancel: None,
+                document,
+            },
+            &WrongViewModeAfterDelivery,
+        )
+    };
+    // Unchecked, the reducer strips the one row left down to its identity:
+    // a document no schema accepts.
+    let unchecked = reduce_with(None)?;
+    assert_eq!(unchecked.items.1, 1, "{}", unchecked.input);
+    assert!(unchecked.input["ops"][0]["messages"][0].get("content").is_none(), "{}", unchecked.input);
+
+    let reduction = reduce_with(Some(&envelope))?;
+    assert_eq!(reduction.items, (3, 1));
+    assert_eq!(reduction.failure.to_string(), "/expectedState/viewMode value-changed");
+    let rows = reduction.input["ops"][0]["messages"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 1, "{}", reduction.input);
+    assert!(rows[0].get("content").is_some(), "{}", reduction.input);
+    let document = reduced_document(suite, &envelope, "window-reduced", "Reduced.", &reduction)?;
+    let text = conform::json::to_canonical_string(&document);
+    let problems = conform::validate::schema_errors(suite, 1, &document, &text, Path::new("window-reduced.json"));
+    assert!(problems.is_empty(), "{problems:?}");
     Ok(())
 }

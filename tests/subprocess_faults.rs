@@ -341,6 +341,20 @@ fn a_run_that_judges_nothing_fails_with_one_line_unless_allowed_or_listed() {
 }
 
 #[test]
+fn a_run_warns_about_a_misspelt_suite_in_the_hello_with_the_nearest_name() {
+    let Some(run) = run_fault("none --declare chat:1,Chat_:1", &[]) else { return };
+    let warnings: Vec<&str> = run.finished.stderr.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(
+        warnings,
+        ["warning: the implementation declares a suite `Chat_` this harness does not know (the nearest known name is \
+          `chat`): none of its cases is sent"],
+        "{}",
+        run.finished.stderr
+    );
+    assert!(run.verdicts.values().all(|judged| judged.verdict == "pass"), "{:?}", run.verdicts);
+}
+
+#[test]
 fn a_well_behaved_adapter_passes_everything() {
     let Some(run) = run_fault("none", &["-j", "2"]) else { return };
     assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
@@ -449,9 +463,15 @@ fn ctrl_c_stops_the_children_and_still_writes_the_report() {
     let tree = scenario.tree();
     let args = ["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--timeout", "60s", "-j", "1"];
     let args = [&args[..], &["--format", "json", "--out", out.to_str().unwrap()]].concat();
-    let finished = Conform::new(&args).env("CONFORM_TEST_PIDFILE", &pidfile).limit(LIMIT).run_with(|pid| {
-        // Interrupt once case-03 hangs (cases 1 and 2 take milliseconds).
-        std::thread::sleep(Duration::from_secs(2));
+    let hanging = scenario.dir.path().join("hanging");
+    let conform = Conform::new(&args).env("CONFORM_TEST_PIDFILE", &pidfile).env("CONFORM_TEST_HANG_FILE", &hanging);
+    let finished = conform.limit(LIMIT).run_with(|pid| {
+        // Interrupt once case-03 hangs: poll for the adapter's word that it does.
+        let deadline = std::time::Instant::now() + LIMIT;
+        while std::fs::read_to_string(&hanging).unwrap_or_default().trim() != "case-03" {
+            assert!(std::time::Instant::now() < deadline, "the adapter never reached case-03");
+            std::thread::sleep(Duration::from_millis(20));
+        }
         // SAFETY: plain system call on the child we just started.
         unsafe {
             libc::kill(pid as libc::pid_t, libc::SIGINT);

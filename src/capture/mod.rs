@@ -13,7 +13,8 @@
 pub mod pipeline;
 
 pub use crate::suite::capture::{
-    CaptureFormat, CapturedCase, ImportFailure, ImportFn, Imported, Provenance, SourceFile, Window, WindowFn,
+    CaptureFormat, CapturedCase, ImportFailure, ImportFn, Imported, Provenance, Sniff, SniffFn, SourceFile, Window,
+    WindowFn,
 };
 pub use pipeline::{CaptureOptions, Prepared, PreparedFixture, prepare, write};
 
@@ -96,6 +97,24 @@ pub enum CaptureError {
     /// `--window 0`.
     #[error("--window must be at least 1")]
     WindowTooSmall,
+    /// A file's first lines show another format than `--from` names.
+    #[error(
+        "{}: not a {format} capture for {suite}: {why}{readers} (--force-format imports it as {format} anyway)",
+        path.display()
+    )]
+    FormatMismatch {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The `--from` format.
+        format: String,
+        /// The suite named.
+        suite: String,
+        /// Which line shows it and what it is.
+        why: String,
+        /// `; it reads as …` naming the formats that recognize the file, or
+        /// nothing.
+        readers: String,
+    },
     /// The importer could not read the capture files.
     #[error(transparent)]
     Import(#[from] ImportFailure),

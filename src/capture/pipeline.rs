@@ -1,15 +1,18 @@
 //! From capture files to pending fixture files, the same for every format:
 //!
 //! ```text
-//! read ─▶ import ─▶ redact ─▶ window ─▶ reference ─▶ document ─▶ validate ─▶ lint ─▶ write (.json.new)
+//! read ─▶ sniff ─▶ import ─▶ redact ─▶ window ─▶ reference ─▶ document ─▶ validate ─▶ lint ─▶ write (.json.new)
 //! ```
 //!
+//! Sniffing refuses a file whose first lines show another format than
+//! `--from` says (each format's [`CaptureFormat::sniff`]), naming the
+//! formats that do recognize it, unless `--force-format` is given.
 //! Redaction runs once over the whole capture before it is cut, so one
 //! secret has one placeholder in every window. Nothing is written until
 //! every document of the capture has been built, validated and linted: a
 //! capture that still holds a secret-looking string writes nothing at all.
 
-use super::{CaptureError, CaptureFormat, CapturedCase, ImportFailure, Imported, SourceFile, Window};
+use super::{CaptureError, CaptureFormat, CapturedCase, ImportFailure, Imported, Sniff, SourceFile, Window};
 use crate::json;
 use crate::redact::{RedactOptions, RedactionSummary, Redactor};
 use crate::review::{WriteMode, Written, write_fixture};
@@ -43,6 +46,9 @@ pub struct CaptureOptions {
     pub keep_personal_data: bool,
     /// Overrides the capture day the data gives (`--captured-on`).
     pub captured_on: Option<String>,
+    /// Imports files whose first lines look like another format
+    /// (`--force-format`).
+    pub force_format: bool,
 }
 
 /// One fixture ready to be written.
@@ -101,6 +107,9 @@ pub fn prepare(options: &CaptureOptions) -> Result<Prepared, CaptureError> {
     })?;
 
     let files = read_files(&options.files)?;
+    if !options.force_format {
+        check_formats(suite, format, &files)?;
+    }
     let Imported { cases, mut notices } = (format.import)(&files)?;
     if cases.is_empty() {
         return Err(CaptureError::Import(ImportFailure::Empty("cases")));
@@ -160,6 +169,27 @@ pub fn write(prepared: &Prepared, mode: WriteMode) -> Result<Vec<Written>, Captu
         written.push(write_fixture(&fixture.target, &fixture.text, mode)?);
     }
     Ok(written)
+}
+
+/// Refuses the first file whose first lines show another format than the
+/// one asked for, naming the (suite, format) pairs that recognize it.
+fn check_formats(suite: &dyn Suite, format: &CaptureFormat, files: &[SourceFile]) -> Result<(), CaptureError> {
+    for file in files {
+        let Sniff::Mismatch(why) = (format.sniff)(&file.text) else { continue };
+        let readers: Vec<String> = super::formats()
+            .into_iter()
+            .filter(|(_, other)| (other.sniff)(&file.text) == Sniff::Matches)
+            .map(|(owner, other)| format!("`conform capture {} --from {}`", owner.name(), other.name))
+            .collect();
+        return Err(CaptureError::FormatMismatch {
+            path: file.path.clone(),
+            format: format.name.to_owned(),
+            suite: suite.name().to_owned(),
+            why,
+            readers: if readers.is_empty() { String::new() } else { format!("; it reads as {}", readers.join(" or ")) },
+        });
+    }
+    Ok(())
 }
 
 fn read_files(paths: &[PathBuf]) -> Result<Vec<SourceFile>, CaptureError> {

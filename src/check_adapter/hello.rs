@@ -46,7 +46,7 @@ pub(super) fn describe_hello(
         match crate::suites::find(suite) {
             None => {
                 let known: Vec<&str> = crate::suites::all().iter().map(|s| s.name()).collect();
-                let nearest = nearest_name(suite, &known).unwrap_or_default();
+                let nearest = crate::suites::nearest(suite).unwrap_or_default();
                 report.add(
                     Level::Problem,
                     format!(
@@ -91,29 +91,5 @@ pub(super) fn describe_hello(
             ),
             Vec::new(),
         );
-    }
-}
-
-/// The name in `known` closest to `name` (by edit distance, after the
-/// spelling slips people make: case, `_` or a space for `-`).
-fn nearest_name<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
-    let spelled: String =
-        name.trim().chars().map(|c| if c == '_' || c == ' ' { '-' } else { c.to_ascii_lowercase() }).collect();
-    known.iter().copied().min_by_key(|candidate| strsim::damerau_levenshtein(&spelled, candidate))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::nearest_name;
-
-    #[test]
-    fn the_nearest_name_forgives_case_and_separators_first() {
-        let known = ["chat", "sse", "tool-policy", "claude-events", "codex-exec-events"];
-        assert_eq!(nearest_name("tool_policy", &known), Some("tool-policy"));
-        assert_eq!(nearest_name("Tool Policy", &known), Some("tool-policy"));
-        assert_eq!(nearest_name("chats", &known), Some("chat"));
-        assert_eq!(nearest_name("codex_exec_event", &known), Some("codex-exec-events"));
-        assert_eq!(nearest_name("SSE", &known), Some("sse"));
-        assert_eq!(nearest_name("x", &[]), None);
     }
 }

@@ -151,16 +151,15 @@ impl CheckReport {
     /// The closing line.
     pub fn summary(&self) -> String {
         format!(
-            "{} protocol problems, {} warnings; {} messages checked; smoke cases: {} of {} sent: {} passed, {} failed, \
-             {} errors, {} skipped",
-            self.problems(),
-            self.warnings(),
-            self.messages,
+            "{}, {}; {} checked; smoke cases: {} of {} sent: {} passed, {} failed, {}, {} skipped",
+            counted(self.problems(), "protocol problem", "protocol problems"),
+            counted(self.warnings(), "warning", "warnings"),
+            counted(self.messages, "message", "messages"),
             self.sent,
             self.selected,
             self.passed,
             self.failed,
-            self.errors,
+            counted(self.errors, "error", "errors"),
             self.skipped
         )
     }
@@ -194,4 +193,9 @@ fn quote_stderr(stderr: Option<&str>) -> Vec<String> {
 fn with(mut details: Vec<String>, more: Vec<String>) -> Vec<String> {
     details.extend(more);
     details
+}
+
+/// `1 warning`, `2 warnings`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

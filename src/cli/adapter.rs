@@ -29,8 +29,11 @@ pub fn execute(_args: AdapterArgs) -> anyhow::Result<i32> {
             eprintln!("conform adapter: {err}");
             std::process::abort();
         }
-        // A one-shot case without an output, or a broken pipe: the harness
-        // reads any exit status but 0 as `error`.
+        // The harness stopped reading: like any command whose reader went
+        // away, the adapter ends quietly.
+        Err(ServeError::Io(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(exit_code::CONFORMANT),
+        // A one-shot case without an output: the harness reads any exit
+        // status but 0 as `error`.
         Err(err) => {
             eprintln!("conform adapter: {err}");
             Ok(exit_code::FAILURES)

@@ -18,8 +18,10 @@ pub struct BaselineArgs {
 #[derive(Debug, Subcommand)]
 enum BaselineCommand {
     /// Write a baseline listing every failure of a run (to stdout, or --out).
+    #[command(after_long_help = super::help::baseline_write())]
     Write(WriteArgs),
     /// Check a baseline file's syntax and entries.
+    #[command(after_long_help = super::help::baseline_check())]
     Check(CheckArgs),
 }
 

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 #[command(after_help = formats_help())]
 pub struct CaptureArgs {
     /// The suite the fixtures are for (must be the format's suite).
+    #[arg(value_parser = PossibleValuesParser::new(capture_suites()))]
     suite: String,
     /// The capture format.
     #[arg(long = "from", value_name = "FORMAT", value_parser = PossibleValuesParser::new(format_names()))]
@@ -46,6 +47,17 @@ pub struct CaptureArgs {
     /// Write NAME.json in place instead of NAME.json.new (refused when CI is set).
     #[arg(long)]
     accept: bool,
+    /// Import files whose first lines look like another format than --from
+    /// names (by default such a file is refused, naming the format it looks like).
+    #[arg(long)]
+    force_format: bool,
+}
+
+/// The suites some capture format writes, in registry order.
+fn capture_suites() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = formats().iter().map(|(suite, _)| suite.name()).collect();
+    names.dedup();
+    names
 }
 
 pub(super) fn formats_help() -> String {
@@ -77,6 +89,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         keep_personal_data: args.keep_personal_data,
         captured_on: args.captured_on,
         fixture_version: args.fixture_version,
+        force_format: args.force_format,
     };
     let prepared = prepare(&options)?;
     for notice in &prepared.notices {

@@ -32,10 +32,19 @@ pub fn execute(args: CheckAdapterArgs) -> anyhow::Result<i32> {
     let filter = args.fixtures.suite_filter()?;
     let selection = args.fixtures.selection(None)?;
     // Without fixtures the handshake and bye can still be checked.
-    let corpus = load_corpus(&args.fixtures.paths, &filter).unwrap_or_else(|err| {
-        super::note(format!("{err}: no smoke cases, only the handshake and bye are checked"));
-        Corpus::default()
-    });
+    let corpus = match load_corpus(&args.fixtures.paths, &filter) {
+        Ok(corpus) => {
+            // The one rule for empty selections, as in every command that reads fixtures.
+            if args.fixtures.narrows() {
+                super::selection::require_some(select(&corpus, &selection).len())?;
+            }
+            corpus
+        }
+        Err(err) => {
+            super::note(format!("{err}: no smoke cases, only the handshake and bye are checked"));
+            Corpus::default()
+        }
+    };
     let cases = smoke_cases(&corpus, &select(&corpus, &selection), args.per_suite);
 
     let mode = if args.external.one_shot { "one-shot mode" } else { "protocol v1" };

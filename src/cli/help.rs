@@ -211,6 +211,29 @@ Examples:
     )
 }
 
+/// `conform baseline write`.
+pub fn baseline_write() -> String {
+    format!(
+        "\
+Examples:
+  conform baseline write --from reports/conform-report.json > conform-baseline.toml
+  conform baseline write --from reports/conform-report.json --baseline conform-baseline.toml --out new.toml
+
+{TOOL_CODES}"
+    )
+}
+
+/// `conform baseline check`.
+pub fn baseline_check() -> String {
+    format!(
+        "\
+Examples:
+  conform baseline check conform-baseline.toml
+
+{TOOL_CODES}"
+    )
+}
+
 /// `conform compare`.
 pub fn compare() -> String {
     "\
@@ -239,6 +262,33 @@ Exit codes:
         .to_owned()
 }
 
+/// `conform report merge`.
+pub fn report_merge() -> String {
+    "\
+Examples:
+  conform report merge reports/shard-*/conform-report.json --out reports/merged
+  conform report merge shard-1.json shard-2.json --format json --format junit
+
+Exit codes:
+  0  the merged run is conformant
+  1  the merged run has conformance failures
+  2  usage error, unreadable or incompatible reports"
+        .to_owned()
+}
+
+/// `conform report html`.
+pub fn report_html() -> String {
+    "\
+Examples:
+  conform report html reports/conform-report.json --out report.html
+  conform report html swift.json kotlin.json --out matrix.html   one column per implementation
+
+Exit codes:
+  0  done
+  2  usage error, unreadable or incompatible reports"
+        .to_owned()
+}
+
 /// `conform adapter`.
 pub fn adapter() -> String {
     "\
@@ -247,8 +297,8 @@ Examples:
   CONFORM_SUITE=chat conform adapter < input.json  one-shot: one input part on stdin
 
 Exit codes:
-  0  the harness said bye or stdin closed (one-shot: the case was decoded)
-  1  one-shot: the case could not be decoded; or stdout broke mid-session"
+  0  the harness said bye, stdin closed or the harness stopped reading (one-shot: the case was decoded)
+  1  one-shot: the case could not be decoded; or reading stdin or writing stdout failed"
         .to_owned()
 }
 

@@ -182,6 +182,15 @@ impl ExternalArgs {
             let id = &hello.implementation;
             let line = format!("{} {} ({}), suites: {}", id.name, id.version, id.language, hello.suite_list());
             eprintln!("implementation: {}", visible_controls(&line));
+            // A misspelt suite name would only show as every case unsupported.
+            for (suite, _) in hello.suites.iter().filter(|(suite, _)| conform::suites::find(suite).is_none()) {
+                let nearest = conform::suites::nearest(suite).unwrap_or_default();
+                super::warning(format!(
+                    "the implementation declares a suite `{}` this harness does not know (the nearest known name \
+                     is `{nearest}`): none of its cases is sent",
+                    visible_controls(suite)
+                ));
+            }
         }
         Ok(Some(External::Persistent(Box::new(persistent))))
     }

@@ -15,8 +15,10 @@ pub struct ReportArgs {
 #[derive(Debug, Subcommand)]
 enum ReportCommand {
     /// Combine shard reports (`run --partition K/N`) into the report of one full run.
+    #[command(after_long_help = super::help::report_merge())]
     Merge(MergeArgs),
     /// Render reports as one HTML page; several reports give one column per implementation.
+    #[command(after_long_help = super::help::report_html())]
     Html(HtmlArgs),
 }
 

@@ -43,6 +43,11 @@ impl FixtureArgs {
         SuiteFilter::new(&self.suites)
     }
 
+    /// Whether `--suite` or `--filter` narrow the fixtures found.
+    pub fn narrows(&self) -> bool {
+        !self.suites.is_empty() || !self.filters.is_empty()
+    }
+
     /// The `--filter` globs, restricted to one shard when `partition` is given.
     pub fn selection(&self, partition: Option<Partition>) -> Result<Selection, SetupError> {
         Ok(Selection::new(&self.filters)?.with_partition(partition))

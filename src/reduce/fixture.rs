@@ -98,6 +98,9 @@ pub fn reduce_fixture(
             format!("the stored expectation of {}, less the blocks of removed messages", fixture.id),
         ),
     };
+    let original = fixture.document.as_ref().ok_or_else(|| {
+        ReduceFixtureError::Assemble(format!("{}: the fixture document is missing", fixture.path.display()))
+    })?;
     let request = ReduceRequest {
         suite: fixture.suite,
         fixture: &fixture.name,
@@ -106,6 +109,7 @@ pub fn reduce_fixture(
         oracle,
         max_tests: options.max_tests,
         cancel: options.cancel,
+        document: Some(original),
     };
     let reduction = reduce(&request, subject)?;
     let implementation = subject.info().name;
@@ -120,9 +124,6 @@ pub fn reduce_fixture(
         list_name(&reduction),
         reduction.failure
     );
-    let original = fixture.document.as_ref().ok_or_else(|| {
-        ReduceFixtureError::Assemble(format!("{}: the fixture document is missing", fixture.path.display()))
-    })?;
     let document = reduced_document(fixture.suite, original, &name, &description, &reduction)
         .map_err(ReduceFixtureError::Assemble)?;
     let text = json::to_canonical_string(&document);

@@ -11,6 +11,7 @@ use crate::implementation::{CaseRequest, Implementation};
 use crate::json;
 use crate::suite::NoTrace;
 use crate::suite::{ReferenceFn, Suite, call_reference};
+use crate::validate::is_schema_valid;
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
@@ -56,6 +57,12 @@ pub struct ReduceRequest<'a> {
     /// Set from another thread (Ctrl-C) to stop early with the smallest
     /// failing input found so far.
     pub cancel: Option<&'a AtomicBool>,
+    /// The fixture document the case comes from. When given, a candidate is
+    /// tried only if, with its input and expectation, that document still
+    /// validates against the suite's schema for `fixture_version`: members
+    /// the schema requires stay (a pagination row keeps its `content`), and
+    /// the reduced fixture is always valid.
+    pub document: Option<&'a Value>,
 }
 
 /// A reduced case.
@@ -173,6 +180,9 @@ impl Probe<'_, '_> {
             Ok(expected) => expected,
             Err(message) => return Some(Err(message)),
         };
+        if self.target.is_some() && !self.makes_valid_document(input, &expected) {
+            return Some(Err("the candidate is not a valid fixture".to_owned()));
+        }
         self.tests += 1;
         let request = CaseRequest {
             suite: self.request.suite.name(),
@@ -189,6 +199,17 @@ impl Probe<'_, '_> {
         // missing elements (the bug drops blocks); count them then.
         let ignore = if self.target.as_ref().is_some_and(has_missing_elements) { &[] } else { ignore };
         Some(Ok(Failure::of(&run.outcome, &expected, ignore)))
+    }
+
+    /// Whether the candidate, put into the fixture document, still makes a
+    /// valid fixture (always, when there is no document to check against).
+    fn makes_valid_document(&self, input: &Value, expected: &Value) -> bool {
+        let Some(document) = self.request.document else { return true };
+        let suite = self.request.suite;
+        suite
+            .with_input(document, input)
+            .and_then(|with_input| suite.with_expected(&with_input, expected))
+            .is_ok_and(|candidate| is_schema_valid(suite, self.request.fixture_version, &candidate))
     }
 
     /// Whether `input` shows the target failure (`None`: budget spent).
@@ -433,6 +454,7 @@ mod tests {
             oracle: Oracle::Reference(toy),
             max_tests: 10_000,
             cancel: None,
+            document: None,
         };
         let reduction = reduce(&request, &Faulty)?;
         assert_eq!(reduction.items, (300, 1));
@@ -454,6 +476,7 @@ mod tests {
             oracle: Oracle::Reference(toy),
             max_tests: 100,
             cancel: None,
+            document: None,
         };
         assert!(matches!(reduce(&request, &Faulty), Err(ReduceError::NotFailing)));
     }

@@ -90,7 +90,8 @@ pub fn is_failure(case: &CaseReport) -> bool {
 }
 
 /// `31 failures, 2 causes` (with `(3 known)` when some are expected
-/// failures); `None` when nothing failed.
+/// failures), or `3 causes in 2 failing cases` when cases fail for several
+/// causes each; `None` when nothing failed.
 pub fn headline(cases: &[CaseReport], clusters: &[Cluster]) -> Option<String> {
     let failures: Vec<&CaseReport> = cases.iter().filter(|c| is_failure(c)).collect();
     if failures.is_empty() {
@@ -98,13 +99,13 @@ pub fn headline(cases: &[CaseReport], clusters: &[Cluster]) -> Option<String> {
     }
     let known = failures.iter().filter(|c| c.verdict == Verdict::Xfail).count();
     let known = if known > 0 { format!(" ({known} known)") } else { String::new() };
-    Some(format!(
-        "{} {}{known}, {} {}",
-        failures.len(),
-        plural(failures.len(), "failure", "failures"),
-        clusters.len(),
-        plural(clusters.len(), "cause", "causes")
-    ))
+    let causes = format!("{} {}", clusters.len(), plural(clusters.len(), "cause", "causes"));
+    Some(if clusters.len() > failures.len() {
+        // "2 failures, 3 causes" reads as a miscount: say where the causes are.
+        format!("{causes} in {} {}{known}", failures.len(), plural(failures.len(), "failing case", "failing cases"))
+    } else {
+        format!("{} {}{known}, {causes}", failures.len(), plural(failures.len(), "failure", "failures"))
+    })
 }
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
@@ -254,7 +255,7 @@ mod tests {
         )];
         let clusters = cluster(&cases, None);
         assert_eq!(clusters.len(), 2);
-        assert_eq!(headline(&cases, &clusters).as_deref(), Some("1 failure, 2 causes"));
+        assert_eq!(headline(&cases, &clusters).as_deref(), Some("2 causes in 1 failing case"));
     }
 
     #[test]

@@ -7,16 +7,25 @@
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+        match html_entity(c) {
+            Some(entity) => out.push_str(entity),
+            None => out.push(c),
         }
     }
     out
+}
+
+/// The entity [`escape_html`] writes for `c`, when `c` needs one (for
+/// escapers that treat further characters, such as the Markdown one).
+pub(crate) fn html_entity(c: char) -> Option<&'static str> {
+    match c {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '"' => Some("&quot;"),
+        '\'' => Some("&#39;"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

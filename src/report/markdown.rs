@@ -229,12 +229,12 @@ pub(crate) fn escape_inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 4);
     let mut previous = '\0';
     for c in text.chars() {
+        if let Some(entity) = super::escape::html_entity(c) {
+            out.push_str(entity);
+            previous = c;
+            continue;
+        }
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
             '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '!' | '|' | '#' | '~' | '{' | '}' | '$' | '^' => {
                 out.push_str(&format!("&#{};", c as u32))
             }

@@ -43,9 +43,20 @@
 //! last run's, for `claude-events`) says `end: "cut-off"` (see the
 //! agent-runtime README, "Cut-off streams"). A session transcript holds no
 //! `system/init` or `result` frames, so only a cut last line cuts it off.
+//!
+//! **Sniffing.** [`sniff_stream`] and [`sniff_stream_or_transcript`] tell
+//! from the first lines whether a file is what the suite reads: a Claude
+//! frame (a kind the display model routes, or any `type` with a
+//! `session_id`) or a transcript entry. `claude-events` takes stream-json
+//! only: a transcript has neither the `system/init` nor the `result` that
+//! open and close a `query()` run, so its events would end in a `done` no
+//! runtime sent.
 
-use crate::suite::capture::lines::{CaptureLine, ImportError, parse_capture_lines, parse_companion_lines};
-use crate::suites::claude_display::reference::kinds::kind_of;
+use crate::suite::capture::lines::{
+    CaptureLine, CutLine, ImportError, parse_capture_lines, parse_capture_lines_cut_tail, parse_companion_lines,
+};
+use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
+use crate::suites::claude_display::reference::kinds::{kind_of, route};
 use serde_json::{Map, Value};
 
 /// The `sessionId` given to imported `claude-events` inputs.
@@ -58,9 +69,8 @@ pub struct ClaudeImport {
     pub inputs: Vec<Value>,
     /// Transcript lines that were left out, for the fixture's provenance.
     pub skipped: Vec<SkippedLine>,
-    /// The 1-based number of the last line when it was cut mid-write (and
-    /// left out).
-    pub cut_line: Option<usize>,
+    /// The last line, when it was cut mid-write (and left out).
+    pub cut: Option<CutLine>,
 }
 
 impl ClaudeImport {
@@ -83,9 +93,7 @@ impl ClaudeImport {
                 kinds.join(", ")
             ));
         }
-        if let Some(line) = self.cut_line {
-            notes.push(format!("line {line} was cut off mid-write and is left out; the stream ends cut-off"));
-        }
+        notes.extend(self.cut.as_ref().map(CutLine::notice));
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 }
@@ -103,21 +111,18 @@ pub struct SkippedLine {
 struct Frames {
     frames: Vec<Value>,
     skipped: Vec<SkippedLine>,
-    cut_line: Option<usize>,
+    cut: Option<CutLine>,
 }
 
 /// Reads a capture: stream-json frames as they are, transcript entries as
 /// the SDK frames they stand for, transcript-only lines skipped. A last line
 /// that is not JSON was cut mid-write: it is left out and named.
 fn read_frames(text: &str) -> Result<Frames, ImportError> {
-    let (lines, cut_line) = match parse_capture_lines(text) {
-        Ok(lines) => (lines, None),
-        Err(ImportError::Json { line, column, message }) => match before_last_line(text, line) {
-            Some(complete) if !complete.trim().is_empty() => (parse_capture_lines(complete)?, Some(line)),
-            _ => return Err(ImportError::Json { line, column, message }),
-        },
-        Err(err) => return Err(err),
-    };
+    let (lines, cut) = parse_capture_lines_cut_tail(text)?;
+    if lines.is_empty() {
+        // Nothing but the cut line: the parse error says what is wrong.
+        parse_capture_lines(text)?;
+    }
     let mut frames = Vec::new();
     let mut skipped = Vec::new();
     for CaptureLine { line, value: entry } in lines {
@@ -133,23 +138,7 @@ fn read_frames(text: &str) -> Result<Frames, ImportError> {
     if frames.is_empty() {
         return Err(ImportError::NoFrames { skipped: skipped.len() });
     }
-    Ok(Frames { frames, skipped, cut_line })
-}
-
-/// The text before `line` (1-based) when `line` is the last line holding
-/// anything but whitespace; `None` otherwise.
-fn before_last_line(text: &str, line: usize) -> Option<&str> {
-    let mut offset = 0;
-    let mut start_of_line = None;
-    for (number, content) in text.split('\n').enumerate() {
-        if number + 1 == line {
-            start_of_line = Some(offset);
-        } else if number + 1 > line && !content.trim().is_empty() {
-            return None;
-        }
-        offset += content.len() + 1;
-    }
-    text.get(..start_of_line?)
+    Ok(Frames { frames, skipped, cut })
 }
 
 /// Whether the stream stops before the runtime finished: its last
@@ -165,7 +154,7 @@ fn ends_before_result(frames: &[Value]) -> bool {
 /// Imports a stream-json capture, with its stdin companion when there is
 /// one, as `claude-events` inputs. See the module docs.
 pub fn import_events(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
-    let Frames { frames, skipped, cut_line } = read_frames(text)?;
+    let Frames { frames, skipped, cut } = read_frames(text)?;
     let mut client = ClientLines::read(stdin, false)?;
     let mut runs: Vec<Vec<Value>> = vec![Vec::new()];
     let mut seen_result = false;
@@ -189,11 +178,11 @@ pub fn import_events(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, Im
         .into_iter()
         .enumerate()
         .map(|(index, run)| {
-            let cut_off = index == last && (cut_line.is_some() || ends_before_result(&run));
+            let cut_off = index == last && (cut.is_some() || ends_before_result(&run));
             events_input(run, cut_off)
         })
         .collect();
-    Ok(ClaudeImport { inputs, skipped, cut_line })
+    Ok(ClaudeImport { inputs, skipped, cut })
 }
 
 fn events_input(messages: Vec<Value>, cut_off: bool) -> Value {
@@ -208,7 +197,7 @@ fn events_input(messages: Vec<Value>, cut_off: bool) -> Value {
 /// one) or a session transcript as `claude-display` inputs. See the module
 /// docs.
 pub fn import_display(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
-    let Frames { frames, skipped, cut_line } = read_frames(text)?;
+    let Frames { frames, skipped, cut } = read_frames(text)?;
     let mut client = ClientLines::read(stdin, true)?;
     let mut messages = Vec::new();
     for frame in frames {
@@ -216,14 +205,56 @@ pub fn import_display(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, I
         messages.push(frame);
         messages.extend(follow);
     }
-    let cut_off = cut_line.is_some() || ends_before_result(&messages);
+    let cut_off = cut.is_some() || ends_before_result(&messages);
     messages.splice(0..0, std::mem::take(&mut client.users));
     let mut input = Map::new();
     input.insert("messages".to_owned(), Value::from(messages));
     if cut_off {
         input.insert("end".to_owned(), Value::from("cut-off"));
     }
-    Ok(ClaudeImport { inputs: vec![Value::Object(input)], skipped, cut_line })
+    Ok(ClaudeImport { inputs: vec![Value::Object(input)], skipped, cut })
+}
+
+/// Sniffs a `claude-events` capture: the stdout of `claude -p
+/// --output-format stream-json`. A session transcript is refused (see the
+/// module docs), and so is a file whose first telling line is no Claude
+/// frame.
+pub fn sniff_stream(text: &str) -> Sniff {
+    by_first_telling_line(
+        text,
+        |value| is_claude_frame(value) && !is_transcript_entry(value),
+        |value| {
+            if is_transcript_entry(value) {
+                Some(
+                    "a session-transcript entry; claude-events reads `claude -p --output-format stream-json` \
+                     stdout (a transcript has no system/init and no result to open and close a run)"
+                        .to_owned(),
+                )
+            } else {
+                not_claude(value)
+            }
+        },
+    )
+}
+
+/// Sniffs a `claude-display` capture: stream-json stdout or a session
+/// transcript.
+pub fn sniff_stream_or_transcript(text: &str) -> Sniff {
+    by_first_telling_line(text, |value| is_claude_frame(value) || is_transcript_entry(value), not_claude)
+}
+
+/// Whether a line is a frame the Claude CLI prints: a kind the display
+/// model routes (`system/init`, `assistant`, `control_request/…`), or any
+/// string `type` with a `session_id` (a kind newer than the reference).
+fn is_claude_frame(value: &Value) -> bool {
+    let typed = value.get("type").and_then(Value::as_str).is_some();
+    let session = value.get("session_id").and_then(Value::as_str).is_some();
+    value.get("method").is_none() && typed && (session || route(&kind_of(value)).is_some())
+}
+
+/// What a line that is no Claude frame is, for the mismatch message.
+fn not_claude(value: &Value) -> Option<String> {
+    value.is_object().then(|| "not a Claude stream-json frame or session-transcript entry".to_owned())
 }
 
 /// The client's stdin lines still waiting for their place in the stream.
@@ -433,13 +464,12 @@ mod tests {
     fn a_last_line_cut_mid_write_is_left_out_and_named() {
         let text = "{\"type\":\"system\",\"subtype\":\"init\"}\n{\"type\":\"result\"}\n{\"type\":\"assi\n\n";
         let display = import_display(text, None).expect("imports");
-        assert_eq!(display.cut_line, Some(3));
+        assert_eq!(display.cut.as_ref().map(|cut| cut.line), Some(3));
         assert_eq!(display.inputs[0]["messages"].as_array().map(Vec::len), Some(2));
         assert_eq!(display.inputs[0]["end"], "cut-off");
-        assert_eq!(
-            display.note().as_deref(),
-            Some("line 3 was cut off mid-write and is left out; the stream ends cut-off")
-        );
+        let note = display.note().unwrap_or_default();
+        assert!(note.starts_with("line 3 was cut mid-write ("), "{note}");
+        assert!(note.ends_with("); it is dropped and the case ends cut off"), "{note}");
         let events = import_events(text, None).expect("imports");
         assert_eq!(events.inputs[0]["end"], "cut-off");
         // Only the last line may be cut: a broken line before others is an error.

@@ -10,7 +10,7 @@
 //! `to_utf16`, `cmp_utf16`, …). Helpers only one suite needs stay in that
 //! suite.
 
-use crate::json::{KeyOrder, MARK, cmp_utf16, format_js_number, ordered_keys, to_utf16};
+use crate::json::{JsChar, KeyOrder, MARK, cmp_utf16, format_js_number, js_chars, ordered_keys};
 use icu_collator::{Collator, CollatorBorrowed};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -535,13 +535,40 @@ static ROOT_COLLATOR: LazyLock<Option<CollatorBorrowed<'static>>> =
 /// letters, `_` before `-` before `.`. Strings that differ only in
 /// completely ignorable characters (most control characters) compare equal,
 /// as they do in V8.
+///
+/// A lone surrogate collates as V8's ICU collates it: like an unassigned
+/// code point of its own value (after U+D7FF, before the private-use
+/// U+E000, in code-point order among themselves), where ICU4X would read it
+/// as U+FFFD (after nearly everything). Each is compared as a private-use
+/// stand-in ([`surrogate_stand_in`]), which collates the same way against
+/// every character but the private-use ones it stands on, U+E000..=U+E7FF
+/// (V8 puts every lone surrogate before those).
 pub fn locale_compare(a: &str, b: &str) -> Ordering {
     let Some(collator) = ROOT_COLLATOR.as_ref() else { return cmp_utf16(a, b) };
     if a.contains(MARK) || b.contains(MARK) {
-        // Lone surrogates are held as marks: compare the code units JavaScript has.
-        return collator.compare_utf16(&to_utf16(a), &to_utf16(b));
+        // Lone surrogates (and a literal U+10FFFD) are held as marks.
+        return collator.compare(&with_surrogate_stand_ins(a), &with_surrogate_stand_ins(b));
     }
     collator.compare(a, b)
+}
+
+/// The collation stand-in of a lone surrogate: U+D800..=U+DFFF go to
+/// U+E000..=U+E7FF, the first private-use code points. ICU gives surrogates,
+/// unassigned and private-use code points implicit weights in code-point
+/// order, and no other character's weight falls between U+D7FF's and
+/// U+E000's, so only the private-use characters stood on collate otherwise.
+fn surrogate_stand_in(unit: u16) -> char {
+    char::from_u32(u32::from(unit) + 0x800).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// The text with each lone surrogate replaced by its stand-in.
+fn with_surrogate_stand_ins(text: &str) -> String {
+    js_chars(text)
+        .map(|c| match c {
+            JsChar::Scalar(c) => c,
+            JsChar::LoneSurrogate(unit) => surrogate_stand_in(unit),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -694,6 +721,36 @@ mod tests {
         assert_eq!(locale_compare("Z", "ä"), Ordering::Greater);
         // Completely ignorable characters do not count (V8 answers 0 too).
         assert_eq!(locale_compare("a\u{1}", "a"), Ordering::Equal);
+    }
+
+    #[test]
+    fn lone_surrogates_collate_as_v8_collates_them() {
+        // The order V8 (ICU 78, Node 20) gives these strings, as UTF-16 units:
+        // lone surrogates after U+D7FF, in code-point order, before the
+        // private-use U+E800, U+10FFFF and U+FFFD.
+        let units: [&[u16]; 11] = [
+            &[0x61],
+            &[0x61, 0xDFFF],
+            &[0x7A],
+            &[0xD7FF],
+            &[0xD800],
+            &[0xD800, 0xD800],
+            &[0xDBFF],
+            &[0xDC00, 0x62],
+            &[0xE800],
+            &[0xDBFF, 0xDFFF],
+            &[0xFFFD],
+        ];
+        let v8_order: Vec<String> = units.iter().map(|units| crate::json::from_utf16(units)).collect();
+        let mut texts = v8_order.clone();
+        texts.reverse();
+        texts.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(texts, v8_order);
+        // A literal U+10FFFD (held as a doubled mark) is itself.
+        let literal = crate::json::from_utf16(&[0xDBFF, 0xDFFD]);
+        assert!(literal.contains(MARK));
+        assert_eq!(locale_compare(&literal, "\u{10FFFD}"), Ordering::Equal);
+        assert_eq!(locale_compare(&literal, "\u{FFFD}"), Ordering::Less, "V8: -1");
     }
 
     #[test]

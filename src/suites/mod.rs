@@ -55,9 +55,33 @@ pub fn names() -> Vec<&'static str> {
     all().iter().map(|suite| suite.name()).collect()
 }
 
+/// The suite name closest to `name` (by edit distance, after the spelling
+/// slips people make: case, `_` or a space for `-`), for messages about a
+/// name no suite has.
+pub fn nearest(name: &str) -> Option<&'static str> {
+    nearest_name(name, &names())
+}
+
+fn nearest_name<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
+    let spelled: String =
+        name.trim().chars().map(|c| if c == '_' || c == ' ' { '-' } else { c.to_ascii_lowercase() }).collect();
+    known.iter().copied().min_by_key(|candidate| strsim::damerau_levenshtein(&spelled, candidate))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_nearest_name_forgives_case_and_separators_first() {
+        let known = ["chat", "sse", "tool-policy", "claude-events", "codex-exec-events"];
+        assert_eq!(nearest_name("tool_policy", &known), Some("tool-policy"));
+        assert_eq!(nearest_name("Tool Policy", &known), Some("tool-policy"));
+        assert_eq!(nearest_name("chats", &known), Some("chat"));
+        assert_eq!(nearest_name("codex_exec_event", &known), Some("codex-exec-events"));
+        assert_eq!(nearest_name("SSE", &known), Some("sse"));
+        assert_eq!(nearest_name("x", &[]), None);
+    }
 
     #[test]
     fn every_registered_schema_compiles_and_names_are_unique() {

@@ -37,8 +37,8 @@ fn validator_for(suite: &dyn Suite, version: u32) -> Result<Arc<Validator>, Stri
     Ok(validator)
 }
 
-/// Whether a document satisfies its suite's schema for `version` (the fast
-/// check of generated documents; [`schema_errors`] says what is wrong).
+/// Whether a document is valid against its suite's schema for `version` (a
+/// suite without a schema for it makes nothing valid).
 pub fn is_schema_valid(suite: &dyn Suite, version: u32, document: &Value) -> bool {
     validator_for(suite, version).is_ok_and(|validator| validator.is_valid(document))
 }

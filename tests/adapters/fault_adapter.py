@@ -25,7 +25,8 @@ where it commits the fault named by --fault:
   stay          keep running after bye
 
 --declare SUITE:VERSION,... replaces the suites declared in the hello.
-A grandchild's pid is appended to $CONFORM_TEST_GRANDCHILD_PIDFILE, if set.
+A grandchild's pid is appended to $CONFORM_TEST_GRANDCHILD_PIDFILE, if set, and
+the fixture a `hang` starts hanging on to $CONFORM_TEST_HANG_FILE, if set.
 """
 
 import argparse
@@ -113,6 +114,10 @@ for raw in sys.stdin.buffer:
         sys.stderr.flush()
         sys.exit(3)
     elif fault == "hang":
+        # Lets a test wait for the hang instead of guessing how long it takes to come.
+        if os.environ.get("CONFORM_TEST_HANG_FILE"):
+            with open(os.environ["CONFORM_TEST_HANG_FILE"], "a", encoding="utf-8") as f:
+                f.write(message["fixture"] + "\n")
         time.sleep(3600)
     elif fault == "garbage":
         out.write(b"Loading model weights... done\n")

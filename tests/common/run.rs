@@ -76,6 +76,12 @@ impl Conform {
         self
     }
 
+    /// Removes an environment variable (`NO_COLOR`, for instance).
+    pub fn env_remove(mut self, key: &str) -> Conform {
+        self.command.env_remove(key);
+        self
+    }
+
     /// Feeds `bytes` on stdin (stdin is empty otherwise).
     pub fn stdin(mut self, bytes: &[u8]) -> Conform {
         self.stdin = Some(bytes.to_vec());

@@ -24,9 +24,12 @@ const reference = require('./reference-decoder');
 let SUITES = {};
 
 /**
- * Maps a case's input part to its output (the suite's expected part). Return a
- * JSON-ready value (or a Promise of one), throw new Skip('reason') to decline, or throw
- * anything else to make the case an `error`.
+ * Maps a case's input part to its output (the suite's expected part). `suite` is a
+ * suite name from SUITES ('chat', 'sse', …, 'runtime-session'; docs/suites.md and each
+ * suite's README give its input and expected parts: for 'runtime-session' the input is
+ * the script {runtime, clientInfo?, steps} and the output {steps: [{expectedWrites,
+ * expectedEvents}], expectedState}). Return a JSON-ready value (or a Promise of one),
+ * throw new Skip('reason') to decline, or throw anything else to make the case an `error`.
  */
 async function decode(suite, input, fixtureVersion) {
   if (!(suite in SUITES)) throw new Skip(`suite ${suite} is not wired in yet`);

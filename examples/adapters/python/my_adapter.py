@@ -29,8 +29,12 @@ SUITES = reference_decoder.suites()
 def decode(suite, input_value, fixture_version):
     """Maps a case's input part to its output (the suite's expected part).
 
-    suite: "chat", "sse", "pagination" or "catalogs"; input_value: the parsed JSON
-    input part; fixture_version: an int. Return a JSON-ready value, raise
+    suite: a suite name from SUITES ("chat", "sse", …, "runtime-session"; the
+    input and expected parts of each are in docs/suites.md and the suite's
+    README: for "runtime-session" the input is the script {runtime,
+    clientInfo?, steps} and the output {steps: [{expectedWrites,
+    expectedEvents}], expectedState}); input_value: the parsed JSON input
+    part; fixture_version: an int. Return a JSON-ready value, raise
     Skip("reason") to decline, or let any exception become an `error` verdict.
     """
     if suite not in SUITES:

@@ -27,7 +27,10 @@ def _conform_binary():
     found = shutil.which("conform")
     if found:
         return found
-    repo = Path(__file__).resolve().parents[3]
+    # examples/adapters/python/ inside a clone of conform; a copy elsewhere
+    # finds no build and says so below.
+    parents = Path(__file__).resolve().parents
+    repo = parents[3] if len(parents) > 3 else parents[-1]
     built = [repo / "target" / profile / "conform" for profile in ("release", "debug")]
     built = [path for path in built if path.is_file()]
     if built:

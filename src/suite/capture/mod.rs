@@ -8,10 +8,15 @@
 //! [`Suite::capture_formats`](super::Suite::capture_formats); the capture
 //! pipeline (`crate::capture`) finds them there and does the rest for every
 //! format alike. [`lines`] reads JSON Lines captures and [`per_file`] turns
-//! one-case-per-file formats into cases, for the importers that need them.
+//! one-case-per-file formats into cases, for the importers that need them;
+//! [`sniff`] reads the first lines of a file for the formats' sniffers,
+//! which let the pipeline refuse a file of another format.
 
 pub mod lines;
 pub mod per_file;
+pub mod sniff;
+
+pub use sniff::{Sniff, SniffFn};
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -127,4 +132,8 @@ pub struct CaptureFormat {
     pub import: ImportFn,
     /// The window function, when cases can be cut (`--window`).
     pub window: Option<WindowFn>,
+    /// Tells from a file's first lines whether it is of this format, so
+    /// that a file given with the wrong `--from` (or for the wrong suite) is
+    /// refused before it is imported (`--force-format` imports it anyway).
+    pub sniff: SniffFn,
 }

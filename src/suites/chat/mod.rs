@@ -61,6 +61,7 @@ impl Suite for ChatSuite {
                       NDJSON streams of DecryptedMessage, and optionally the session object for agentState",
             import: capture::hapi_messages::import,
             window: Some(capture::window::cut),
+            sniff: capture::hapi_messages::sniff,
         }]
     }
 

@@ -48,6 +48,7 @@ impl Suite for ClaudeDisplay {
                       (~/.claude/projects/…/SESSION.jsonl); one case per file",
             import: capture::import,
             window: None,
+            sniff: crate::suites::claude_stream::sniff_stream_or_transcript,
         }]
     }
 

@@ -48,6 +48,7 @@ impl Suite for ClaudeEventsSuite {
                       companion when there is one); one case per query() run",
             import: capture::import,
             window: None,
+            sniff: crate::suites::claude_stream::sniff_stream,
         }]
     }
 

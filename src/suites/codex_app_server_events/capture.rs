@@ -12,10 +12,14 @@
 //! when a `turn/started` has no `turn/completed` (matched by thread and turn
 //! id), or when its last line was cut mid-write (that line is dropped and
 //! named in a notice).
+//!
+//! [`sniff`] knows the file by its JSON-RPC shape: a `method`, or an `id`
+//! with a `result` or an `error`, and no `type`.
 
 use crate::json::to_compact_string;
 use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, parse_companion_lines};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
+use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -96,6 +100,24 @@ fn track_turn(frame: &Value, open: &mut BTreeSet<(String, String)>) {
     }
 }
 
+/// Sniffs a `codex app-server` capture (or its `.client.jsonl` companion):
+/// its first telling line is a JSON-RPC message; any other JSON object first
+/// is another kind of file.
+pub fn sniff(text: &str) -> Sniff {
+    by_first_telling_line(text, is_json_rpc, |value| {
+        value
+            .is_object()
+            .then(|| "not a JSON-RPC message (no `method`, nor an `id` with `result` or `error`)".to_owned())
+    })
+}
+
+fn is_json_rpc(value: &Value) -> bool {
+    let Some(object) = value.as_object() else { return false };
+    let request = object.get("method").is_some_and(Value::is_string);
+    let response = object.contains_key("id") && (object.contains_key("result") || object.contains_key("error"));
+    !object.contains_key("type") && (request || response)
+}
+
 /// `--from codex-app-server-jsonl`: one case per capture file, with its
 /// `.client.jsonl` companion.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
@@ -122,6 +144,14 @@ mod tests {
         assert_eq!(frames[2]["client"]["result"]["decision"], "accept");
         assert_eq!(frames[3]["method"], "serverRequest/resolved");
         assert_eq!(inputs[0].get("end"), None);
+    }
+
+    #[test]
+    fn the_first_line_tells_an_app_server_log() {
+        assert_eq!(sniff("{\"id\":1,\"result\":{}}\n"), Sniff::Matches);
+        assert_eq!(sniff("{\"method\":\"initialized\"}\n"), Sniff::Matches);
+        let exec = sniff("{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n");
+        assert!(matches!(&exec, Sniff::Mismatch(why) if why.contains("is not a JSON-RPC message")), "{exec:?}");
     }
 
     #[test]

@@ -50,6 +50,7 @@ impl Suite for CodexAppServerEventsSuite {
             summary: "stdout of `codex app-server` (with its NAME.client.jsonl companion); one case per file",
             import: capture::import,
             window: None,
+            sniff: capture::sniff,
         }]
     }
 

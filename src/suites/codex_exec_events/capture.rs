@@ -10,9 +10,13 @@
 //! when its last `turn.started` has no `turn.completed` or `turn.failed`
 //! after it, or when its last line was cut mid-write (that line is dropped
 //! and named in a notice).
+//!
+//! [`sniff`] knows the file by its event types (`thread.started`,
+//! `turn.*`, `item.*`, `error`).
 
 use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
+use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, SourceFile};
 use serde_json::{Map, Value};
 
@@ -46,6 +50,30 @@ fn import_exec_file(text: &str) -> Result<FileImport, ImportError> {
     Ok(FileImport { inputs: vec![Value::Object(input)], note })
 }
 
+/// The event types `codex exec --json` prints.
+const EXEC_EVENT_TYPES: [&str; 8] = [
+    "thread.started",
+    "turn.started",
+    "turn.completed",
+    "turn.failed",
+    "item.started",
+    "item.updated",
+    "item.completed",
+    "error",
+];
+
+/// Sniffs a `codex exec --json` capture: its first telling line is one of
+/// its events; any other JSON object first is another kind of file.
+pub fn sniff(text: &str) -> Sniff {
+    by_first_telling_line(
+        text,
+        |value| value.get("type").and_then(Value::as_str).is_some_and(|ty| EXEC_EVENT_TYPES.contains(&ty)),
+        |value| {
+            value.is_object().then(|| "not a `codex exec --json` event (thread.*, turn.*, item.*, error)".to_owned())
+        },
+    )
+}
+
 /// `--from codex-exec-jsonl`: one case per capture file.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
     let stream = Stream { import: |text, _| import_exec_file(text), companion: None, list: "lines", noun: "lines" };
@@ -72,6 +100,20 @@ mod tests {
         assert_eq!(cut.inputs[0]["lines"].as_array().map(Vec::len), Some(1));
         assert_eq!(cut.inputs[0]["end"], "cut-off");
         assert!(cut.note.unwrap_or_default().starts_with("line 2 was cut mid-write"));
+    }
+
+    #[test]
+    fn the_first_line_tells_an_exec_log() {
+        assert_eq!(sniff("\n{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n"), Sniff::Matches);
+        let Sniff::Mismatch(why) = sniff("{\"type\":\"system\",\"subtype\":\"init\"}\n{\"type\":\"turn.started\"}\n")
+        else {
+            panic!("a Claude frame first is another kind of file")
+        };
+        assert!(
+            why.starts_with("line 1 `{\"type\":\"system\",\"subtype\":\"init\"}` is not a `codex exec --json` event"),
+            "{why}"
+        );
+        assert_eq!(sniff("[1]\n"), Sniff::Unsure);
     }
 
     #[test]

@@ -47,6 +47,7 @@ impl Suite for CodexExecEventsSuite {
             summary: "stdout of `codex exec --json`; one case per file",
             import: capture::import,
             window: None,
+            sniff: capture::sniff,
         }]
     }
 

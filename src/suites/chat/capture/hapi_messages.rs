@@ -10,10 +10,13 @@
 //! Pages fetched while a session is live overlap and arrive in any order, so
 //! rows are de-duplicated by `id` and ordered by `seq`, as the server orders
 //! them. All files together are one session, so one case.
+//!
+//! [`sniff`] knows these files by the same shapes.
 
 use crate::compare::values_equal;
-use crate::json::{self, parse_json_lines};
+use crate::json::{self, JsonLine, parse_json_lines};
 use crate::suite::capture::lines::type_name;
+use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{CapturedCase, ImportFailure, Imported, Provenance, SourceFile};
 use serde_json::{Map, Value, json};
 use std::cmp::Ordering;
@@ -40,6 +43,9 @@ struct Collected {
     sessions: Vec<(usize, Value)>,
     /// Files (pages or streams) that held messages.
     units: usize,
+    /// What the user is told about the files (a stream's last line cut
+    /// mid-write).
+    notices: Vec<String>,
 }
 
 /// Reads the files into one chat case. See the module docs.
@@ -51,7 +57,7 @@ pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
     if collected.rows.is_empty() {
         return Err(ImportFailure::Empty("messages"));
     }
-    let mut notices = Vec::new();
+    let mut notices = std::mem::take(&mut collected.notices);
     let total_rows = collected.rows.len();
     let rows = deduplicate(collected.rows, files, &mut notices);
     let dropped = total_rows - rows.len();
@@ -88,6 +94,29 @@ pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
     Ok(Imported { cases: vec![CapturedCase { input, label, provenance }], notices })
 }
 
+/// Sniffs a HAPI file: its first value is a messages page, a
+/// `DecryptedMessage` (a `content` and no string `type`: a Claude frame
+/// with `content` is not one), a session, or an array of them; any other
+/// object first is another kind of file.
+pub fn sniff(text: &str) -> Sniff {
+    by_first_telling_line(text, is_hapi_value, |value| {
+        value.is_object().then(|| "neither a messages page, a DecryptedMessage nor a session".to_owned())
+    })
+}
+
+fn is_hapi_value(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => items.first().is_some_and(is_hapi_value),
+        Value::Object(object) => {
+            object.get("messages").is_some_and(Value::is_array)
+                || object.get("session").is_some_and(Value::is_object)
+                || object.contains_key("agentState")
+                || (object.contains_key("content") && !object.get("type").is_some_and(Value::is_string))
+        }
+        _ => false,
+    }
+}
+
 fn stem(file: &SourceFile) -> String {
     let name = file.file_name();
     match name.split_once('.') {
@@ -102,9 +131,19 @@ fn read_file(index: usize, file: &SourceFile, collected: &mut Collected) -> Resu
     match json::parse_value(&file.text) {
         Ok(value) => take_value(index, value, collected).map_err(shape_error)?,
         Err(whole) => {
-            let lines = parse_json_lines(&file.text);
+            let mut lines = parse_json_lines(&file.text);
             if lines.len() <= 1 {
                 return Err(shape_error(format!("{}:{}: not JSON: {}", whole.line, whole.column, whole.message)));
+            }
+            // A stream recorded until it was killed ends in a line cut mid-write:
+            // what is complete is imported, and the cut line named.
+            if let Some(JsonLine { line, value: Err(err) }) = lines.last() {
+                collected.notices.push(format!(
+                    "{}: line {line} was cut mid-write ({}); it is dropped",
+                    file.file_name(),
+                    err.message
+                ));
+                lines.pop();
             }
             for line in lines {
                 let value = line.value.map_err(|err| {
@@ -379,8 +418,27 @@ mod tests {
     }
 
     #[test]
+    fn pages_messages_and_sessions_sniff_as_hapi() {
+        assert_eq!(sniff("{\n  \"messages\": [],\n  \"page\": {}\n}\n"), Sniff::Matches);
+        assert_eq!(sniff("{\"id\":\"a\",\"seq\":1,\"content\":{}}\n"), Sniff::Matches);
+        assert_eq!(sniff("[{\"session\":{}}]"), Sniff::Matches);
+        let claude = sniff("{\"type\":\"system\",\"subtype\":\"local_command_output\",\"content\":\"x\"}\n");
+        assert!(matches!(claude, Sniff::Mismatch(_)), "{claude:?}");
+    }
+
+    #[test]
+    fn a_stream_whose_last_line_was_cut_imports_what_is_complete() -> Result<(), ImportFailure> {
+        let stream = format!("{}\n{}\n{{\"id\":\"c\",\"seq\":3,\"con", message("a", 1), message("b", 2));
+        let imported = import(&[file("stream.ndjson", &stream)])?;
+        assert_eq!(ids(&imported), ["a", "b"]);
+        assert!(imported.notices[0].starts_with("stream.ndjson: line 3 was cut mid-write ("), "{:?}", imported.notices);
+        Ok(())
+    }
+
+    #[test]
     fn broken_files_name_the_line() {
-        let result = import(&[file("bad.ndjson", "{\"id\":\"a\",\"content\":1}\n{oops\n")]);
+        let result =
+            import(&[file("bad.ndjson", "{\"id\":\"a\",\"content\":1}\n{oops\n{\"id\":\"b\",\"content\":1}\n")]);
         let message = result.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(message.starts_with("bad.ndjson: line 2: not JSON"), "{message}");
         let result = import(&[file("odd.json", "{\"hello\": 1}")]);
