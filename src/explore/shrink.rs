@@ -317,6 +317,9 @@ fn reduce_example(sides: &Sides<'_>, found: &FoundCluster, slug: &str, options: 
         oracle: Oracle::Reference(no_expectation),
         max_tests: options.max_tests.saturating_sub(tests),
         cancel: options.cancel,
+        // The probe checks validity itself, with the reference's output as
+        // the expectation (the reducer's is the constant).
+        document: None,
     };
     let before = crate::reduce::list_key(suite, &example.input)
         .and_then(|key| Some((key.clone(), example.input.get(key.as_str())?.as_array()?.len())));
