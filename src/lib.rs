@@ -26,7 +26,8 @@
 //! fixtures, [`regen`] recomputes expectations (the drift gate), [`reduce`]
 //! shrinks failing cases, [`upgrade`] moves fixtures to a newer
 //! fixtureVersion, [`coverage`] measures the decode rules a fixture set
-//! reaches, [`check_adapter`] smoke-tests an external implementation's
+//! reaches, [`explore`] generates inputs from the fixtures and finds where
+//! two implementations diverge, [`check_adapter`] smoke-tests an external implementation's
 //! protocol, [`fmt`] writes fixtures in canonical form, and [`review`]
 //! is how every proposed fixture reaches the tree (atomically, through
 //! [`files`]). [`error`] holds the errors that stop a command and the exit
@@ -43,6 +44,7 @@ pub mod check_adapter;
 pub mod compare;
 pub mod coverage;
 pub mod error;
+pub mod explore;
 pub mod files;
 pub mod fixture;
 pub mod fmt;

@@ -165,6 +165,26 @@ Examples:
     )
 }
 
+/// `conform explore`.
+pub fn explore() -> String {
+    "\
+Examples:
+  conform explore --impl-cmd 'python3 my_adapter.py'           10,000 inputs per suite, judged by the reference
+  conform explore --impl-cmd 'swift run MyAdapter' --suite chat --time 5m -j 4
+  conform explore --impl-cmd './new-build' --against-cmd './last-release'   two decoders, no reference
+  conform explore --against-cmd 'java -jar decoder.jar' --seed 42            the reference under test
+  conform explore --seed 42 --replay chat#1234                 print one generated input again
+  conform review fixtures --list                               then review the pending explore-*.json.new
+
+Exit codes:
+  0  no divergence: every judged input agrees
+  1  divergences found (clusters reported; pending fixtures written)
+  2  usage or setup error: neither --impl-cmd nor --against-cmd, nothing to seed from, an implementation
+     that cannot start
+  130 interrupted by Ctrl-C (the reports cover the inputs that ran)"
+        .to_owned()
+}
+
 /// `conform coverage`.
 pub fn coverage() -> String {
     format!(

@@ -13,6 +13,7 @@ mod check_adapter;
 mod compare;
 mod coverage;
 mod decode;
+mod explore;
 mod fmt;
 mod help;
 mod implementation;
@@ -79,6 +80,9 @@ enum Command {
     /// Recompute expected parts with the reference; `--check` is the drift gate.
     #[command(after_long_help = help::regen())]
     Regen(regen::RegenArgs),
+    /// Generate inputs from the fixtures and find where an implementation diverges (a differential fuzzer).
+    #[command(after_long_help = help::explore())]
+    Explore(explore::ExploreArgs),
     /// Shrink a failing fixture to the smallest input that still fails the same way.
     #[command(after_long_help = help::reduce())]
     Reduce(reduce::ReduceArgs),
@@ -176,6 +180,7 @@ fn execute(command: Command) -> anyhow::Result<i32> {
         Command::Capture(args) => capture::execute(args),
         Command::Review(args) => review::execute(args),
         Command::Regen(args) => regen::execute(args),
+        Command::Explore(args) => explore::execute(args),
         Command::Reduce(args) => reduce::execute(args),
         Command::Upgrade(args) => upgrade::execute(args),
         Command::Coverage(args) => coverage::execute(args),

@@ -134,6 +134,13 @@ fn short(value: Option<&Value>) -> String {
 pub fn values_equal(a: &Value, b: &Value) -> bool {
     stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        // A literal U+10FFFD has two storages (see `json::jsstring`): compare
+        // the JavaScript strings, as the canonical text does.
+        (Value::String(x), Value::String(y)) => {
+            x == y
+                || ((x.contains(crate::json::MARK) || y.contains(crate::json::MARK))
+                    && crate::json::js_chars(x).eq(crate::json::js_chars(y)))
+        }
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| values_equal(a, b)),
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(key, a)| y.get(key).is_some_and(|b| values_equal(a, b)))
@@ -291,6 +298,18 @@ mod tests {
     fn numbers_compare_by_value_and_keys_by_set() {
         assert!(values_equal(&json!({"a": 1, "b": [1.0, -0.0]}), &json!({"b": [1, 0], "a": 1.0})));
         assert!(!values_equal(&json!({"a": 1}), &json!({"a": 1, "b": null})));
+    }
+
+    #[test]
+    fn strings_compare_as_javascript_strings() {
+        // U+10FFFD stored bare (as a reference may build it) and as parsing
+        // stores it (doubled mark): one JavaScript string, one canonical text.
+        let parsed = crate::json::parse_value("\"\u{10FFFD}x\"").unwrap_or_else(|e| panic!("{e}"));
+        let bare = Value::String("\u{10FFFD}x".to_owned());
+        assert_ne!(parsed, bare);
+        assert!(values_equal(&parsed, &bare) && values_equal(&json!([bare.clone()]), &json!([parsed.clone()])));
+        assert!(differences(&parsed, &bare).0.is_empty());
+        assert!(!values_equal(&parsed, &Value::String("\u{10FFFD}y".to_owned())));
     }
 
     #[test]

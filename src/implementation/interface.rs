@@ -116,6 +116,12 @@ pub trait Implementation: Send + Sync {
     /// Called once when the run is over (stop child processes, …).
     fn finish(&self) {}
 
+    /// Whether the implementation can run no more cases at all (its restart
+    /// budget is spent): every further case would only be `not run`.
+    fn exhausted(&self) -> bool {
+        false
+    }
+
     /// Faults attributed to cases after they were judged, collected up to
     /// [`Implementation::finish`]. Each call takes them.
     fn late_outcomes(&self) -> Vec<LateOutcome> {

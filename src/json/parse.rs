@@ -79,6 +79,26 @@ pub fn parse_document(text: &str) -> Result<ParsedDocument, JsonError> {
     Ok(ParsedDocument { value, had_bom, had_crlf: body.contains("\r\n") })
 }
 
+/// Parses the JSON text a JavaScript string holds (a raw protocol line
+/// carried as a string value), as `JSON.parse` would: `text` is stored as
+/// the crate stores strings (see [`super::jsstring`]), so a literal U+10FFFD
+/// in it counts once and a lone surrogate in it reads as one.
+pub fn parse_js_string(text: &str) -> Result<Value, JsonError> {
+    if !text.contains(super::MARK) {
+        return parse_value(text);
+    }
+    let mut plain = String::with_capacity(text.len());
+    for c in super::js_chars(text) {
+        match c {
+            super::JsChar::Scalar(c) => plain.push(c),
+            // Only inside a string is a lone surrogate valid JSON text; there
+            // the escape means the same code unit.
+            super::JsChar::LoneSurrogate(unit) => plain.push_str(&format!("\\u{unit:04x}")),
+        }
+    }
+    parse_value(&plain)
+}
+
 /// Parses exactly one JSON value, of any number of values: for texts the
 /// crate holds already (embedded schemas, JSON inside a parsed document,
 /// which a reference must read as `JSON.parse` would). What comes from
@@ -142,6 +162,25 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
 mod tests {
     use super::*;
     use crate::json::{Style, to_canonical_string, write_value};
+
+    #[test]
+    fn json_text_held_in_a_javascript_string_parses_as_json_parse_would() {
+        // The line `{"a":"<U+10FFFD>x","b":"<lone U+D800>"}` as a parsed
+        // document stores it (the literal U+10FFFD doubled, the lone
+        // surrogate as a mark): each reads back once, as JSON.parse gives.
+        let line = crate::json::from_utf16(
+            &"{\"a\":\"\u{10FFFD}x\",\"b\":\""
+                .encode_utf16()
+                .chain([0xD800])
+                .chain("\"}".encode_utf16())
+                .collect::<Vec<_>>(),
+        );
+        let parsed = parse_js_string(&line).unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(crate::json::to_utf16(parsed["a"].as_str().unwrap_or_default()), [0xDBFF, 0xDFFD, u16::from(b'x')]);
+        assert_eq!(crate::json::to_utf16(parsed["b"].as_str().unwrap_or_default()), [0xD800]);
+        // Without marks it is parse_value.
+        assert_eq!(parse_js_string("[1]").ok(), parse_value("[1]").ok());
+    }
 
     #[test]
     fn syntax_errors_carry_line_and_column() {

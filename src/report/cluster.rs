@@ -15,7 +15,7 @@
 
 use super::baseline_summary::BaselineSummary;
 use super::cause::{cause_pattern, derived_views, value_change};
-use super::model::{CaseReport, Tally, Verdict};
+use super::model::{CaseReport, DifferenceReport, Tally, Verdict};
 use super::signature::Signature;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -114,21 +114,7 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 
 fn signatures(case: &CaseReport, baseline: Option<&BaselineSummary>) -> Vec<Signature> {
     if !case.differences.is_empty() {
-        // Keep the order the differences appear in, not the set's order.
-        // Differences of one cause seen through derived views, or at several
-        // depths, share one signature.
-        let views = derived_views(&case.suite);
-        let mut seen = BTreeSet::new();
-        return case
-            .differences
-            .iter()
-            .map(|d| Signature::Difference {
-                pattern: cause_pattern(&d.pattern, views),
-                kind: d.kind,
-                change: value_change(d.expected.as_ref(), d.actual.as_ref()),
-            })
-            .filter(|signature| seen.insert(signature.clone()))
-            .collect();
+        return difference_signatures(&case.suite, &case.differences);
     }
     let verdict = match case.verdict {
         Verdict::Xfail => baseline.and_then(|b| b.expected_verdict_of(&case.id)).unwrap_or(Verdict::Xfail),
@@ -149,6 +135,23 @@ fn signatures(case: &CaseReport, baseline: Option<&BaselineSummary>) -> Vec<Sign
         }
     };
     vec![Signature::Verdict { verdict, message_class }]
+}
+
+/// The distinct causes behind a case's differences in `suite`, in the order
+/// the differences appear (not the set's order): differences of one cause
+/// seen through derived views, or at several depths, share one signature.
+pub fn difference_signatures(suite: &str, differences: &[DifferenceReport]) -> Vec<Signature> {
+    let views = derived_views(suite);
+    let mut seen = BTreeSet::new();
+    differences
+        .iter()
+        .map(|d| Signature::Difference {
+            pattern: cause_pattern(&d.pattern, views),
+            kind: d.kind,
+            change: value_change(d.expected.as_ref(), d.actual.as_ref()),
+        })
+        .filter(|signature| seen.insert(signature.clone()))
+        .collect()
 }
 
 /// The first line of `message` with digit runs replaced by `N` and the text

@@ -6,6 +6,7 @@ use super::layout::{
     CaseParts, Layout, expected_pointer_by_layout, has_envelope, split_by_layout, with_expected_by_layout,
     with_input_by_layout,
 };
+use super::mutate::MutationProfile;
 use super::reference_fn::ReferenceFn;
 use serde_json::Value;
 
@@ -159,6 +160,14 @@ pub trait Suite: Send + Sync {
     /// shape (for example a bare array of chat messages). Default: unchanged.
     fn coerce_decode_input(&self, input: Value) -> Value {
         input
+    }
+
+    /// What `conform explore` may know about this suite's inputs beyond the
+    /// generic mutations: id and ordering members, words the decoder
+    /// branches on, and mutations only this suite knows (see
+    /// [`crate::suite::mutate`]). Default: the generic mutations alone.
+    fn mutation_profile(&self) -> MutationProfile {
+        MutationProfile::GENERIC
     }
 
     /// Optional suite-specific context for a differing pointer in the

@@ -6,7 +6,8 @@
 //! produce, and how one is assembled again), the JSON Schema documents must
 //! satisfy, the fixtureVersions it can judge, its reference implementation,
 //! the rule ids that reference traces ([`trace`]), the item list a reducer
-//! walks, and the capture formats it reads ([`capture`]).
+//! walks, the capture formats it reads ([`capture`]) and what `conform
+//! explore` may mutate in its inputs ([`mutate`]).
 //!
 //! The suites themselves live in [`crate::suites`], one folder each; the
 //! tools (capture, reduce, regen, coverage) ask a suite through this
@@ -15,11 +16,13 @@
 pub mod capture;
 mod interface;
 mod layout;
+pub mod mutate;
 mod reference_fn;
 pub mod trace;
 
 pub use interface::{DocumentShape, PointerContext, Suite};
 pub(crate) use layout::split_by_layout;
 pub use layout::{CaseParts, Layout, has_envelope};
+pub use mutate::{Chooser, MutateFn, MutationProfile, SuiteMutator};
 pub use reference_fn::{ReferenceFailure, ReferenceFn, call_reference};
 pub use trace::{NoTrace, PortabilityNotes, RuleSet, RuleTrace, introduced_in};

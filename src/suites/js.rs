@@ -82,6 +82,19 @@ pub fn safe_uint(value: Option<&Value>) -> Option<f64> {
     num(value).filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= MAX_SAFE_INTEGER)
 }
 
+/// A number JavaScript sees as a non-negative integer, as `u64`, however
+/// its JSON text wrote it: `0`, `-0` and `0.0` are one JavaScript number (the
+/// same array index, the same JSON-RPC id), though `serde_json` stores them
+/// apart.
+pub fn js_uint(value: Option<&Value>) -> Option<u64> {
+    match value {
+        Some(Value::Number(n)) => n.as_u64().or_else(|| {
+            n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 18_446_744_073_709_551_616.0).map(|f| f as u64)
+        }),
+        _ => None,
+    }
+}
+
 /// NUM≥0.
 pub fn non_negative(value: Option<&Value>) -> Option<f64> {
     num(value).filter(|f| *f >= 0.0)
@@ -563,6 +576,16 @@ mod tests {
     use super::*;
     use regex::Regex;
     use serde_json::json;
+
+    #[test]
+    fn integers_are_read_as_javascript_numbers_however_written() {
+        let read = |text: &str| js_uint(Some(&crate::json::parse_value(text).unwrap_or_else(|e| panic!("{e}"))));
+        assert_eq!(
+            (read("0"), read("-0"), read("0.0"), read("3"), read("3.0"), read("3e0")),
+            (Some(0), Some(0), Some(0), Some(3), Some(3), Some(3))
+        );
+        assert_eq!((read("-1"), read("1.5"), read("\"1\""), read("null")), (None, None, None, None));
+    }
 
     #[test]
     fn truthiness_follows_javascript() {

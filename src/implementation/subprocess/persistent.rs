@@ -105,6 +105,10 @@ impl Implementation for PersistentImplementation {
         self.pool.shutdown();
     }
 
+    fn exhausted(&self) -> bool {
+        self.pool.exhausted()
+    }
+
     fn late_outcomes(&self) -> Vec<LateOutcome> {
         self.pool.take_late()
     }

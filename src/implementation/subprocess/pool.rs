@@ -85,6 +85,11 @@ impl Pool {
         self.lock().restarts
     }
 
+    /// Whether the restart budget is spent: no case can run any more.
+    pub fn exhausted(&self) -> bool {
+        self.lock().exhausted
+    }
+
     /// A ready process, or the verdict the case gets without one.
     pub fn checkout(&self) -> Result<Session, CaseRun> {
         loop {

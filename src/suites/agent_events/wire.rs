@@ -4,7 +4,7 @@
 //! such as the duplicate `id` key of `codex exec` lines visible to
 //! implementations.
 
-use crate::json::parse_value;
+use crate::json::parse_js_string;
 use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -53,7 +53,7 @@ pub fn decode_object<'a>(
     trace: &mut dyn RuleTrace,
 ) -> Result<Cow<'a, Map<String, Value>>, Cow<'static, str>> {
     let decoded = match raw {
-        Value::String(line) => match parse_value(line) {
+        Value::String(line) => match parse_js_string(line) {
             Ok(value) => Cow::Owned(value),
             Err(err) => {
                 trace.hit(rules.not_json);

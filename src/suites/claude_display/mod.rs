@@ -4,6 +4,8 @@
 
 /// The capture importers (`conform capture`).
 pub mod capture;
+/// What `conform explore` knows about the inputs.
+pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
@@ -15,6 +17,10 @@ use crate::suite::{DocumentShape, Layout, ReferenceFn, Suite};
 pub struct ClaudeDisplay;
 
 impl Suite for ClaudeDisplay {
+    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+        mutate::PROFILE
+    }
+
     fn name(&self) -> &'static str {
         "claude-display"
     }

@@ -2,6 +2,8 @@
 
 /// The capture importers (`conform capture`).
 pub mod capture;
+/// What `conform explore` knows about the inputs.
+pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
@@ -15,6 +17,10 @@ use serde_json::Value;
 pub struct ClaudeEventsSuite;
 
 impl Suite for ClaudeEventsSuite {
+    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+        mutate::PROFILE
+    }
+
     fn name(&self) -> &'static str {
         "claude-events"
     }

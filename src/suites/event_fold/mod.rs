@@ -1,6 +1,8 @@
 //! The `event-fold` suite: normalized events → chat messages, live and
 //! replay paths agreeing.
 
+/// What `conform explore` knows about the inputs.
+pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
@@ -13,6 +15,10 @@ use serde_json::Value;
 pub struct EventFoldSuite;
 
 impl Suite for EventFoldSuite {
+    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+        mutate::PROFILE
+    }
+
     fn name(&self) -> &'static str {
         "event-fold"
     }

@@ -11,6 +11,8 @@
 //! Per-op expectations are `expectedRequests` (sync-tail, fetch-older),
 //! `expectedOutcome` (fetch-older) and `expectedCandidates` (queued-state).
 
+/// What `conform explore` knows about the inputs.
+pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
@@ -26,6 +28,10 @@ const EXPECTED_PREFIX: &str = "expected";
 pub struct PaginationSuite;
 
 impl Suite for PaginationSuite {
+    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+        mutate::PROFILE
+    }
+
     fn name(&self) -> &'static str {
         "pagination"
     }

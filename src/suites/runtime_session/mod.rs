@@ -10,6 +10,8 @@
 //! - expected: `{"steps": [per step, `{expectedWrites, expectedEvents}`],
 //!   "expectedState": {sessions, capabilities}}`.
 
+/// What `conform explore` knows about the inputs.
+pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
@@ -28,6 +30,10 @@ const INPUT_MEMBERS: [&str; 2] = ["runtime", "clientInfo"];
 pub struct RuntimeSessionSuite;
 
 impl Suite for RuntimeSessionSuite {
+    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+        mutate::PROFILE
+    }
+
     fn name(&self) -> &'static str {
         "runtime-session"
     }

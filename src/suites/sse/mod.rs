@@ -5,6 +5,8 @@
 //! mismatch is reported against its patch (`patches[3]: verdict`) even when
 //! the final session matches.
 
+/// What `conform explore` knows about the inputs.
+pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
@@ -20,6 +22,10 @@ const EXPECTED_KEYS: &[&str] = &["expectedPatchResults", "expectedSession"];
 pub struct SseSuite;
 
 impl Suite for SseSuite {
+    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+        mutate::PROFILE
+    }
+
     fn name(&self) -> &'static str {
         "sse"
     }

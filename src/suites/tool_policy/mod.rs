@@ -1,5 +1,7 @@
 //! The `tool-policy` suite: mode-aware allow/deny decisions for tool calls.
 
+/// What `conform explore` knows about the inputs.
+pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
@@ -11,6 +13,10 @@ use crate::suite::{DocumentShape, Layout, Suite};
 pub struct ToolPolicySuite;
 
 impl Suite for ToolPolicySuite {
+    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+        mutate::PROFILE
+    }
+
     fn name(&self) -> &'static str {
         "tool-policy"
     }

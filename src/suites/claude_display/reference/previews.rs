@@ -22,7 +22,7 @@ pub fn stream_event(model: &mut Model, container: Container, message: &Value, tr
         return Outcome::Ignored("malformed-message");
     };
     let frame_message_id = message.get("api_message_id").and_then(Value::as_str).map(str::to_owned);
-    let index = event.get("index").and_then(Value::as_u64);
+    let index = crate::suites::js::js_uint(event.get("index"));
     match event.get("type").and_then(Value::as_str).unwrap_or_default() {
         "message_start" => {
             let id = event.pointer("/message/id").and_then(Value::as_str).map(str::to_owned).or(frame_message_id);

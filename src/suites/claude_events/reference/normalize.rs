@@ -362,7 +362,7 @@ impl ClaudeNormalizer {
             _ => return,
         };
         let text = block.and_then(|b| b.get(key)).and_then(Value::as_str).unwrap_or_default().to_owned();
-        let index = event.and_then(|e| e.get("index")).and_then(Value::as_u64);
+        let index = crate::suites::js::js_uint(event.and_then(|e| e.get("index")));
         self.streams.entry(id).or_default().push(StreamedBlock { kind, index, text, finished: false });
     }
 
@@ -388,7 +388,7 @@ impl ClaudeNormalizer {
         });
         let id = message.get("api_message_id").and_then(Value::as_str).map(str::to_owned);
         if let Some(id) = id.or_else(|| self.streaming_message.clone()) {
-            let index = event.and_then(|e| e.get("index")).and_then(Value::as_u64);
+            let index = crate::suites::js::js_uint(event.and_then(|e| e.get("index")));
             let blocks = self.streams.entry(id).or_default();
             let open = blocks
                 .iter()

@@ -63,8 +63,7 @@ fn read_permutation(order: &Value, len: usize) -> Result<Vec<usize>, String> {
     let mut seen = vec![false; len];
     let mut indexes = Vec::with_capacity(order.len());
     for entry in order {
-        let index = entry
-            .as_u64()
+        let index = crate::suites::js::js_uint(Some(entry))
             .and_then(|i| usize::try_from(i).ok())
             .filter(|&i| i < len)
             .ok_or_else(|| format!("replayOrder entry {entry} is not an event index below {len}"))?;

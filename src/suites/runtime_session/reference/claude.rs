@@ -231,7 +231,7 @@ impl ClaudeAdapter {
         run.normalizer.feed(std::slice::from_ref(message), trace);
         forward(run, id, out);
         let decoded = match message {
-            Value::String(text) => crate::json::parse_value(text).ok(),
+            Value::String(text) => crate::json::parse_js_string(text).ok(),
             other => Some(other.clone()),
         };
         let init_session = decoded.as_ref().filter(|m| {

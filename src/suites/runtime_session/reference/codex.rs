@@ -12,7 +12,7 @@ use super::session::SessionParams;
 use super::session::{
     StepOutput, Verdict, answered_verdict, automatic_verdict, capabilities, required_str, session_info,
 };
-use crate::json::{parse_value, to_compact_string};
+use crate::json::to_compact_string;
 use crate::suite::RuleTrace;
 use crate::suites::agent_events::unwrap_shell_command;
 use crate::suites::codex_app_server_events::reference::AppServerNormalizer;
@@ -439,7 +439,7 @@ impl CodexAdapter {
     pub fn receive(&mut self, line: &Value, out: &mut StepOutput, trace: &mut dyn RuleTrace) {
         let decoded;
         let frame = match line {
-            Value::String(text) => match parse_value(text) {
+            Value::String(text) => match crate::json::parse_js_string(text) {
                 Ok(value) => {
                     decoded = value;
                     &decoded
@@ -467,7 +467,7 @@ impl CodexAdapter {
     }
 
     fn response(&mut self, id: &Value, frame: &Map<String, Value>, out: &mut StepOutput, trace: &mut dyn RuleTrace) {
-        let Some(pending) = id.as_u64().and_then(|id| self.pending.remove(&id)) else {
+        let Some(pending) = crate::suites::js::js_uint(Some(id)).and_then(|id| self.pending.remove(&id)) else {
             trace.hit("session.codex.unknown-response-id");
             return;
         };

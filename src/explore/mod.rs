@@ -1,0 +1,40 @@
+//! `conform explore`: a differential fuzzer that finds the decoder bugs the
+//! golden fixtures miss.
+//!
+//! ```text
+//! seeds ─▶ generate ─▶ judge (both sides) ─▶ clusters ─▶ shrink ─▶ report + pending fixtures
+//! (seeds)  (generate,   (engine, judge)       (engine)    (shrink)  (report)
+//!           mutate)
+//! ```
+//!
+//! * [`seeds`]: each suite starts from its ready fixtures and the values
+//!   their inputs hold under each member name.
+//! * [`generate`] makes input *i* of a suite from the run's seed alone:
+//!   a seed fixture mutated one to six times by [`mutate`] (generic,
+//!   structure-aware mutations over the suite's item list and at any path)
+//!   and by the suite's own mutators ([`crate::suite::mutate`]); by default
+//!   only valid cases are kept.
+//! * [`engine`] runs inputs through the implementation under test and what
+//!   it is judged against (the reference, or a second implementation) on
+//!   parallel workers over persistent processes, [`judge`]s each pair of
+//!   outcomes and keeps one cluster per divergence signature.
+//! * [`shrink`] reduces each cluster's smallest example with
+//!   [`crate::reduce`] and makes it a pending fixture whose expected part is
+//!   the reference's output.
+//! * [`report`] holds the explore report and its writers.
+
+pub mod engine;
+pub mod generate;
+pub mod judge;
+pub mod mutate;
+pub mod report;
+pub mod seeds;
+pub mod shrink;
+mod tree;
+pub mod values;
+
+pub use engine::{Budget, Exploration, ExploreOptions, FoundCluster, Party, explore};
+pub use generate::{Candidate, Generated, Generator};
+pub use judge::{ClusterKey, Judgement, Side};
+pub use seeds::{Seed, SeedPool};
+pub use shrink::{ShrinkOptions, ShrunkCluster, shrink_all, slug};

@@ -1,0 +1,129 @@
+//! The seed pool of one suite: the ready fixtures it starts from, and the
+//! values its inputs hold under each member name (so that a mutation can
+//! plant `"type": "tool_result"` where another case had `"type": "text"`).
+
+use crate::fixture::{FixtureStatus, LoadedFixture};
+use crate::suite::Suite;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
+
+/// Distinct values kept per member name.
+const MAX_VALUES_PER_KEY: usize = 48;
+
+/// Longest string kept in the value pool, in bytes: long texts are better
+/// planted by the string mutations.
+const MAX_POOLED_STRING: usize = 200;
+
+/// One fixture the explorer starts from.
+#[derive(Clone, Debug)]
+pub struct Seed {
+    /// `suite/name`.
+    pub id: String,
+    /// The fixtureVersion.
+    pub version: u32,
+    /// The whole document (new documents are assembled from it).
+    pub document: Value,
+    /// Its input part.
+    pub input: Value,
+}
+
+/// The seeds of one suite and the values seen in their inputs.
+#[derive(Clone, Debug)]
+pub struct SeedPool {
+    /// The suite.
+    pub suite: &'static dyn Suite,
+    /// Ready fixtures whose version the reference implements, in corpus order.
+    pub seeds: Vec<Seed>,
+    /// Scalar values by member name, in first-seen order, deduplicated.
+    pub values: BTreeMap<String, Vec<Value>>,
+    /// Member names seen, in sorted order (for planting known members).
+    pub keys: Vec<String>,
+}
+
+impl SeedPool {
+    /// The pool of `suite` from those of `fixtures` that are ready fixtures
+    /// of the suite whose version its reference implements.
+    pub fn of<'f>(suite: &'static dyn Suite, fixtures: impl IntoIterator<Item = &'f LoadedFixture>) -> SeedPool {
+        let mut seeds = Vec::new();
+        for fixture in fixtures.into_iter().filter(|f| f.suite.name() == suite.name()) {
+            let (FixtureStatus::Ready(parts), Some(document)) = (&fixture.status, &fixture.document) else { continue };
+            let version = fixture.version.unwrap_or(1);
+            if suite.reference_for(version).is_none() {
+                continue;
+            }
+            seeds.push(Seed {
+                id: fixture.id.clone(),
+                version,
+                document: document.clone(),
+                input: parts.input.clone(),
+            });
+        }
+        SeedPool::from_seeds(suite, seeds)
+    }
+
+    /// The pool of `suite` with these seeds.
+    pub fn from_seeds(suite: &'static dyn Suite, seeds: Vec<Seed>) -> SeedPool {
+        let mut values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut seen: HashSet<(String, String)> = HashSet::new();
+        for seed in &seeds {
+            collect_values(&seed.input, &mut values, &mut seen);
+        }
+        let keys = values.keys().cloned().collect();
+        SeedPool { suite, seeds, values, keys }
+    }
+
+    /// Whether there is anything to explore from.
+    pub fn is_empty(&self) -> bool {
+        self.seeds.is_empty()
+    }
+}
+
+fn collect_values(value: &Value, into: &mut BTreeMap<String, Vec<Value>>, seen: &mut HashSet<(String, String)>) {
+    let mut stack = vec![value];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(members) => {
+                let mut below = Vec::with_capacity(members.len());
+                for (key, member) in members {
+                    let keep = match member {
+                        Value::String(text) => text.len() <= MAX_POOLED_STRING,
+                        Value::Number(_) | Value::Bool(_) | Value::Null => true,
+                        _ => false,
+                    };
+                    if keep {
+                        let list = into.entry(key.clone()).or_default();
+                        if list.len() < MAX_VALUES_PER_KEY
+                            && seen.insert((key.clone(), crate::json::to_compact_string(member)))
+                        {
+                            list.push(member.clone());
+                        }
+                    } else {
+                        into.entry(key.clone()).or_default();
+                    }
+                    below.push(member);
+                }
+                stack.extend(below.into_iter().rev());
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_are_pooled_by_member_name() {
+        let mut values = BTreeMap::new();
+        let mut seen = HashSet::new();
+        let input =
+            json!({"messages": [{"type": "text", "n": 1}, {"type": "tool_use", "n": 1, "o": {"type": "text"}}]});
+        collect_values(&input, &mut values, &mut seen);
+        assert_eq!(values["type"], vec![json!("text"), json!("tool_use")]);
+        assert_eq!(values["n"], vec![json!(1)]);
+        assert!(values["messages"].is_empty() && values["o"].is_empty());
+    }
+}
