@@ -8,7 +8,7 @@
 //! truncated tokens (a capture cut mid-key still leaks the key's head).
 //!
 //! The redaction table of `docs/captures.md` is written from
-//! [`BUILTIN_RULES`]; keep them in step (`tests/docs_links.rs` checks it).
+//! [`BUILTIN_RULES`]; keep them in step (`tests/cli/docs_links.rs` checks it).
 
 use super::{personal, wrapped};
 use regex::Regex;

@@ -2,7 +2,7 @@
 //! to a [`crate::suite::RuleTrace`] when they decide part of the output.
 //!
 //! Ids are `family.rule`, dotted; `conform coverage` reports them.
-//! `tests/rule_lists.rs` checks that every id the sources use is listed here
+//! `tests/cli/rule_lists.rs` checks that every id the sources use is listed here
 //! and that every listed id is used.
 
 /// Every rule id the chat reference can report, grouped by pipeline stage.

@@ -1,7 +1,7 @@
 //! Rule ids of the `tool-policy` reference: the stable names it reports to a
 //! [`crate::suite::RuleTrace`] when a rule decides part of the output.
 //!
-//! `conform coverage` lists the ones no fixture reaches; `tests/rule_lists.rs`
+//! `conform coverage` lists the ones no fixture reaches; `tests/cli/rule_lists.rs`
 //! checks that every id the sources use is listed here and that every listed
 //! id is used.
 

@@ -1,0 +1,179 @@
+//! The agent-runtime capture formats plug into `conform capture`: the real
+//! Claude stream-json logs and transcripts, Codex app-server and `codex
+//! exec` logs in ../shared/captures become redacted pending fixtures of
+//! their suites that pass once accepted.
+
+use crate::common;
+
+use common::{conform, files_ending, shared};
+use std::path::{Path, PathBuf};
+
+/// The `*.jsonl` files of the given capture folders, each sorted.
+fn jsonl_files(captures: &Path, folders: &[&str]) -> Vec<String> {
+    folders
+        .iter()
+        .flat_map(|folder| files_ending(&captures.join(folder), ".jsonl"))
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Captures `files` as `suite` cases into `<root>/fixtures/<suite>`, returns
+/// the pending files.
+fn capture(root: &Path, suite: &str, format: &str, files: &[String]) -> Vec<PathBuf> {
+    let out = root.join("fixtures").join(suite);
+    let mut args: Vec<String> = vec!["capture".into(), suite.into(), "--from".into(), format.into()];
+    args.extend(["--out".into(), out.to_string_lossy().into_owned()]);
+    args.extend(files.iter().cloned());
+    let output = conform(&args);
+    assert!(output.success(), "{suite}: {}", output.text());
+    assert!(output.text().contains("lint: clean"));
+    files_ending(&out, ".json.new")
+}
+
+#[test]
+fn real_agent_runtime_captures_become_passing_fixtures() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(captures) = shared("captures") else { return Ok(()) };
+    let root = tempfile::tempdir()?;
+    let claude = jsonl_files(&captures, &["claude-stream-json/local-mock", "claude-stream-json/public"]);
+    let transcripts = jsonl_files(&captures, &["claude-session-jsonl/public"]);
+    let app_server = jsonl_files(&captures, &["codex-app-server/local-mock"]);
+    let exec = jsonl_files(&captures, &["codex-exec-json/local-mock", "codex-exec-json/public"]);
+
+    let events = capture(root.path(), "claude-events", "claude-stream-json", &claude);
+    let mut display_files = claude.clone();
+    display_files.extend(transcripts.iter().cloned());
+    let display = capture(root.path(), "claude-display", "claude-stream-json", &display_files);
+    let codex = capture(root.path(), "codex-app-server-events", "codex-app-server-jsonl", &app_server);
+    let codex_exec = capture(root.path(), "codex-exec-events", "codex-exec-jsonl", &exec);
+
+    // Companions are read with their capture, never as captures of their own.
+    let stdin_companions = claude.iter().filter(|f| f.ends_with(".stdin.jsonl")).count();
+    assert!(stdin_companions > 0);
+    assert!(events.len() >= claude.len() - stdin_companions, "{} events cases", events.len());
+    assert_eq!(codex.len(), app_server.iter().filter(|f| !f.ends_with(".client.jsonl")).count());
+    assert_eq!(codex_exec.len(), exec.len());
+    let permission = std::fs::read_to_string(root.path().join("fixtures/claude-events/permission-allow.json.new"))?;
+    assert!(permission.contains("permission-allow.stdin.jsonl"), "the companion is in the provenance");
+    assert!(permission.contains("\"control_response\""), "the client's answer is in the input");
+
+    let tree = root.path().join("fixtures").to_string_lossy().into_owned();
+    let accepted = conform(&["review".into(), tree.clone(), "--accept-all".into()]);
+    assert!(accepted.success(), "{}", accepted.text());
+    let total = events.len() + display.len() + codex.len() + codex_exec.len();
+    let reports = root.path().join("reports").to_string_lossy().into_owned();
+    let run = conform(&["run".into(), tree, "--out".into(), reports, "--no-diff".into()]);
+    assert!(run.success(), "{}", run.text());
+    assert!(run.text().contains(&format!("{total} passed, 0 failed")), "{}", run.text());
+    eprintln!(
+        "captured and passing: {} claude-events, {} claude-display, {} codex-app-server-events, {} codex-exec-events",
+        events.len(),
+        display.len(),
+        codex.len(),
+        codex_exec.len()
+    );
+    Ok(())
+}
+
+#[test]
+fn a_format_names_the_suites_it_serves() {
+    let output = conform(&["capture", "chat", "--from", "claude-stream-json", "nothing.jsonl"]);
+    assert_eq!(output.code, Some(2));
+    assert!(
+        output
+            .text()
+            .contains("--from claude-stream-json captures claude-display or claude-events cases, not chat cases"),
+        "{}",
+        output.text()
+    );
+}
+
+/// Runs `conform capture` into a fresh folder; returns the output and the
+/// pending files.
+fn capture_into(
+    out: &Path,
+    suite: &str,
+    format: &str,
+    extra: &[&str],
+    file: &Path,
+) -> (common::Finished, Vec<PathBuf>) {
+    let mut args: Vec<String> = vec!["capture".into(), suite.into(), "--from".into(), format.into()];
+    args.extend(["--out".into(), out.to_string_lossy().into_owned()]);
+    args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+    args.push(file.to_string_lossy().into_owned());
+    let output = conform(&args);
+    (output, files_ending(out, ".json.new"))
+}
+
+#[test]
+fn a_file_of_another_format_is_refused_unless_forced() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(third_party) = shared("captures/third-party") else { return Ok(()) };
+    let stream = third_party.join("claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl");
+    let transcript = third_party.join("claude-session-jsonl/slopus-happy-cli__task_non_sdk.jsonl");
+    let root = tempfile::tempdir()?;
+
+    // Stream-json given as a codex exec log: refused, naming what reads it.
+    let (output, pending) = capture_into(&root.path().join("a"), "codex-exec-events", "codex-exec-jsonl", &[], &stream);
+    assert_eq!(output.code, Some(2), "{}", output.text());
+    assert!(pending.is_empty());
+    let text = output.text();
+    assert!(
+        text.contains("not a codex-exec-jsonl capture for codex-exec-events: line 1 `{\"type\":\"system\""),
+        "{text}"
+    );
+    assert!(text.contains("it reads as `conform capture claude-display --from claude-stream-json`"), "{text}");
+    assert!(text.contains("--force-format imports it as codex-exec-jsonl anyway"), "{text}");
+    assert_eq!(text.trim().lines().count(), 1, "one clear line: {text}");
+
+    // A session transcript given to claude-events: refused; claude-display reads it.
+    let (output, pending) =
+        capture_into(&root.path().join("b"), "claude-events", "claude-stream-json", &[], &transcript);
+    assert_eq!(output.code, Some(2), "{}", output.text());
+    assert!(pending.is_empty());
+    assert!(output.text().contains("is a session-transcript entry"), "{}", output.text());
+    let (output, pending) =
+        capture_into(&root.path().join("c"), "claude-display", "claude-stream-json", &[], &transcript);
+    assert!(output.success() && pending.len() == 1, "{}", output.text());
+
+    // --force-format imports it anyway.
+    let forced = ["--force-format"];
+    let (output, pending) =
+        capture_into(&root.path().join("d"), "claude-events", "claude-stream-json", &forced, &transcript);
+    assert!(output.success() && pending.len() == 1, "{}", output.text());
+    Ok(())
+}
+
+#[test]
+fn a_last_line_cut_mid_write_imports_what_is_complete() -> Result<(), Box<dyn std::error::Error>> {
+    let Some(third_party) = shared("captures/third-party") else { return Ok(()) };
+    let root = tempfile::tempdir()?;
+    for (suite, format, file) in [
+        (
+            "claude-display",
+            "claude-stream-json",
+            "claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl",
+        ),
+        (
+            "claude-events",
+            "claude-stream-json",
+            "claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl",
+        ),
+        ("claude-display", "claude-stream-json", "claude-session-jsonl/slopus-happy-cli__task_non_sdk.jsonl"),
+        ("codex-exec-events", "codex-exec-jsonl", "codex-exec-json/kzahel-yepanywhere__codex-file-edit.jsonl"),
+    ] {
+        let whole = std::fs::read_to_string(third_party.join(file))?;
+        // Stop the recording in the middle of its eighth line.
+        let eighth: usize = whole.split_inclusive('\n').take(7).map(str::len).sum();
+        let cut = &whole[..eighth + 40];
+        let path = root.path().join(format!("{suite}-cut.jsonl"));
+        std::fs::write(&path, cut)?;
+        let (output, pending) = capture_into(&root.path().join(suite), suite, format, &[], &path);
+        assert!(output.success(), "{suite} {file}: {}", output.text());
+        assert!(output.text().contains("line 8 was cut mid-write ("), "{suite} {file}: {}", output.text());
+        let document: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&pending[0])?)?;
+        let items = ["messages", "lines"].iter().find_map(|list| document["input"][list].as_array()).map(Vec::len);
+        assert_eq!(items, Some(7), "{suite} {file}: the seven complete lines are imported");
+        assert_eq!(document["input"]["end"], "cut-off", "{suite} {file}");
+        assert_eq!(document["expected"]["unfinished"], true, "{suite} {file}");
+    }
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! Captures into fixtures: importing real and synthetic sessions and streams, redaction of planted secrets and its false positives.
+//!
+//! One test crate (one link step) holding one module per topic.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod capture_session;
+mod capture_streams;
+mod redaction_false_positives;
+mod redaction_planted;

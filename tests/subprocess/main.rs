@@ -1,0 +1,11 @@
+//! External implementations over the subprocess protocol: check-adapter, faults of misbehaving programs, the example adapter kits (Python, Node, JVM) judged like the reference.
+//!
+//! One test crate (one link step) holding one module per topic.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod jvm_kit;
+mod subprocess_check;
+mod subprocess_faults;
+mod subprocess_reference;
