@@ -182,13 +182,25 @@ fn capture_interrupted_leaves_no_temporary_file() {
 
 #[test]
 fn what_a_kill_leaves_is_removed_and_named_by_the_next_run() {
-    // An uncatchable kill in the middle of fmt, in rounds until one leaves
-    // a temporary file (most do), then the next fmt cleans up.
-    let mut swept = 0;
-    for round in 1..=8u32 {
+    // An uncatchable kill at times spread over an uninterrupted fmt (the
+    // machine decides how long that takes), in rounds: most leave a
+    // temporary file, and the next fmt removes and names it. A round whose
+    // fmt finished before the kill has nothing to sweep and proves nothing.
+    let (calibration, args) = loose_tree();
+    let started = Instant::now();
+    let whole = Conform::new(&args).dir(calibration.path()).limit(LIMIT).run();
+    let duration = started.elapsed();
+    assert_eq!(whole.code, Some(0), "{}", whole.text());
+    const ROUNDS: u32 = 12;
+    let (mut swept, mut killed_rounds) = (0, 0);
+    for round in 1..=ROUNDS {
         let (dir, args) = loose_tree();
-        let killed = interrupted(dir.path(), &args, &[(Duration::from_millis(u64::from(round) * 15), libc::SIGKILL)]);
-        assert_eq!(killed.code, None, "{}", killed.text());
+        let at = duration * round / (ROUNDS + 1);
+        let killed = interrupted(dir.path(), &args, &[(at, libc::SIGKILL)]);
+        assert!(matches!(killed.code, None | Some(0)), "{}", killed.text());
+        if killed.code.is_none() {
+            killed_rounds += 1;
+        }
         let left = temporaries(dir.path());
         let again = Conform::new(&args).dir(dir.path()).limit(LIMIT).run();
         assert_eq!(again.code, Some(0), "{}", again.text());
@@ -206,7 +218,8 @@ fn what_a_kill_leaves_is_removed_and_named_by_the_next_run() {
         old_or_new(dir.path());
         swept += left.len();
     }
-    assert!(swept > 0, "no kill left a temporary file to sweep");
+    assert!(killed_rounds > 0, "every fmt finished before its kill ({duration:?} uninterrupted)");
+    assert!(swept > 0, "no kill left a temporary file to sweep ({killed_rounds} rounds killed)");
 }
 
 #[test]
