@@ -184,7 +184,7 @@ mod tests {
     fn the_plain_line_counts_cases_and_failures_and_waits_for_its_interval() {
         let out = Shared::default();
         let mut progress = Progress::plain(Box::new(out.clone()), Duration::from_millis(30));
-        let info = crate::implementation::ReferenceImplementation.info();
+        let info = crate::implementation::Implementation::info(&crate::implementation::ReferenceImplementation);
         progress.handle(&RunEvent::RunStarted { cases: 3, implementation: &info, started_at: "" });
         let failing = CaseReport::new("chat/a".into(), "chat", "a".into(), "a.json".into(), Verdict::Fail);
         progress.handle(&RunEvent::CaseStarted { index: 0, id: "chat/a" });
