@@ -76,7 +76,7 @@ pub struct RunOptions<'a> {
 /// What a worker tells the calling thread.
 enum Message {
     Started(usize),
-    Judged(usize, CaseReport, Vec<Notice>),
+    Judged(usize, Box<CaseReport>, Vec<Notice>),
 }
 
 /// What the run keeps of one case (see the module docs).
@@ -180,7 +180,7 @@ impl Collector<'_, '_> {
                 self.emit(RunEvent::CaseStarted { index: slot, id: &id });
             }
             Message::Judged(slot, case, notices) => {
-                self.pending.insert(slot, (case, notices));
+                self.pending.insert(slot, (*case, notices));
                 while let Some((case, notices)) = self.pending.remove(&self.kept.len()) {
                     self.finish_case(case, notices);
                 }
@@ -271,7 +271,7 @@ pub fn run(
     let cancelled = || options.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
     let judge_one = |slot: usize| {
         let (fixture, notices) = plan.load(selected[slot]);
-        (judge(&fixture, implementation), notices)
+        (Box::new(judge(&fixture, implementation)), notices)
     };
     let ids = |slot: usize| plan.id(selected[slot]).to_owned();
 
