@@ -25,8 +25,9 @@ pub enum RunEvent<'a> {
         /// When the run started (RFC 3339, UTC), as the report records it.
         started_at: &'a str,
     },
-    /// A worker started on a case (in the order workers pick cases up,
-    /// which is discovery order).
+    /// A worker started on a case (in the order workers pick cases up:
+    /// discovery order, except for a few fixtures far larger than the rest,
+    /// which start first).
     CaseStarted {
         /// The case's position in the run (0-based, discovery order).
         index: usize,

@@ -244,6 +244,26 @@ impl Collector<'_, '_> {
     }
 }
 
+/// Most cases started ahead of discovery order (see [`start_order`]).
+const MAX_STARTED_EARLY: usize = 32;
+
+/// The order workers start cases in: discovery order, except that the few
+/// fixtures far larger than the average (16 times, at most 32 of them) go
+/// first, largest first, so that one big fixture found late does not run
+/// alone at the end while the other workers idle. Their reports wait for
+/// their turn in discovery order; the others stream as before.
+fn start_order(plan: &FixturePlan, selected: &[usize]) -> Vec<usize> {
+    let sizes: Vec<u64> = selected.iter().map(|&index| plan.files[index].len).collect();
+    let average = sizes.iter().sum::<u64>() / (sizes.len() as u64).max(1);
+    let mut early: Vec<usize> = (0..sizes.len()).filter(|&slot| sizes[slot] > average.saturating_mul(16)).collect();
+    early.sort_by_key(|&slot| std::cmp::Reverse(sizes[slot]));
+    early.truncate(MAX_STARTED_EARLY);
+    let mut order = early.clone();
+    early.sort_unstable();
+    order.extend((0..sizes.len()).filter(|slot| early.binary_search(slot).is_err()));
+    order
+}
+
 /// Runs the fixtures of `plan` at `selected` (indexes into `plan.files`, in
 /// discovery order) through `implementation`, telling `consumers` as it
 /// goes, and returns the run's report.
@@ -275,22 +295,20 @@ pub fn run(
     };
     let ids = |slot: usize| plan.id(selected[slot]).to_owned();
 
+    let order = start_order(plan, selected);
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<Message>();
     std::thread::scope(|scope| {
         let mut started = 0;
         for worker in 0..jobs {
             let sender = sender.clone();
-            let (next, judge_one) = (&next, &judge_one);
+            let (next, judge_one, order) = (&next, &judge_one, &order);
             let spawned = std::thread::Builder::new()
                 .name(format!("conform-worker-{worker}"))
                 .stack_size(WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     while !cancelled() {
-                        let slot = next.fetch_add(1, Ordering::SeqCst);
-                        if slot >= selected.len() {
-                            break;
-                        }
+                        let Some(&slot) = order.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
                         let _ = sender.send(Message::Started(slot));
                         let (case, notices) = judge_one(slot);
                         let _ = sender.send(Message::Judged(slot, case, notices));
@@ -301,7 +319,7 @@ pub fn run(
         drop(sender);
         if started == 0 {
             // No thread could be started: run everything here instead.
-            for slot in 0..selected.len() {
+            for &slot in &order {
                 if cancelled() {
                     break;
                 }
