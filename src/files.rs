@@ -25,11 +25,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
 }
 
 fn write_through_temporary(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut temporary = temporaries::create_in(folder)?;
+    let mut temporary = temporaries::create_in(folder_of(path))?;
     // Through the plain file: the temporary file's own writer would add its
     // path to the error.
     let written = temporary.as_file_mut().write_all(contents).and_then(|()| temporary.as_file().sync_all());
@@ -42,6 +38,95 @@ fn write_through_temporary(path: &Path, contents: &[u8]) -> io::Result<()> {
         let _ = std::fs::set_permissions(temporary.path(), metadata.permissions());
     }
     temporaries::persist(temporary, path)
+}
+
+/// A file written in pieces and put in place at once: a registered
+/// temporary file beside `target` (removed on an interruption, swept on the
+/// next run) that [`AtomicFile::commit`] renames over it. Dropped without a
+/// commit, it is removed.
+#[derive(Debug)]
+pub struct AtomicFile {
+    temporary: Option<tempfile::NamedTempFile>,
+    target: std::path::PathBuf,
+}
+
+impl AtomicFile {
+    /// Starts writing `target` (its folder must exist).
+    pub fn create(target: &Path) -> io::Result<Self> {
+        let temporary = temporaries::create_in(folder_of(target)).map_err(|err| naming_target(target, &err))?;
+        Ok(AtomicFile { temporary: Some(temporary), target: target.to_path_buf() })
+    }
+
+    /// The file being written.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.temporary.as_mut().expect("an uncommitted temporary file").as_file_mut()
+    }
+
+    /// Flushes the file to disk and renames it over the target. An error
+    /// names the target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let temporary = self.temporary.take().expect("an uncommitted temporary file");
+        if let Err(err) = temporary.as_file().sync_all() {
+            temporaries::discard(temporary);
+            return Err(naming_target(&self.target, &err));
+        }
+        if let Ok(metadata) = std::fs::metadata(&self.target) {
+            let _ = std::fs::set_permissions(temporary.path(), metadata.permissions());
+        }
+        temporaries::persist(temporary, &self.target).map_err(|err| naming_target(&self.target, &err))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Some(temporary) = self.temporary.take() {
+            temporaries::discard(temporary);
+        }
+    }
+}
+
+/// A registered scratch file in `folder` that nothing renames: removed when
+/// dropped, on an interruption, or by the next run's sweep.
+pub fn scratch_file(folder: &Path) -> io::Result<ScratchFile> {
+    Ok(ScratchFile { temporary: Some(temporaries::create_in(folder)?) })
+}
+
+/// See [`scratch_file`].
+#[derive(Debug)]
+pub struct ScratchFile {
+    temporary: Option<tempfile::NamedTempFile>,
+}
+
+impl ScratchFile {
+    /// The open file.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.temporary.as_mut().expect("a live scratch file").as_file_mut()
+    }
+}
+
+impl Write for ScratchFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.file().write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file().flush()
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        if let Some(temporary) = self.temporary.take() {
+            temporaries::discard(temporary);
+        }
+    }
+}
+
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
 }
 
 /// The error of a write, with the target's path and the cause, and without

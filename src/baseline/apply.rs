@@ -7,9 +7,9 @@
 //! not report the entries of fixtures they left out.
 
 use super::file::Baseline;
-use crate::fixture::{Corpus, Notice};
+use crate::fixture::{Corpus, FixturePlan, Notice};
 use crate::report::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
-use crate::report::{RunReport, Tally, Verdict};
+use crate::report::{CaseReport, RunReport, Tally, Verdict};
 use chrono::NaiveDate;
 use std::collections::BTreeSet;
 
@@ -21,6 +21,14 @@ pub struct KnownFixtures {
 }
 
 impl KnownFixtures {
+    /// Every fixture a streaming run discovered (selected or not).
+    pub fn of_plan(plan: &FixturePlan) -> Self {
+        KnownFixtures {
+            ids: plan.ids().to_vec(),
+            suites: plan.files.iter().map(|f| f.suite.name().to_owned()).collect(),
+        }
+    }
+
     /// Every fixture of a loaded corpus.
     pub fn of_corpus(corpus: &Corpus) -> Self {
         KnownFixtures {
@@ -46,39 +54,56 @@ pub fn apply(report: &mut RunReport, baseline: &Baseline, known: &KnownFixtures,
     if report.baseline.is_some() {
         return false;
     }
-    let mut outcomes: Vec<EntryOutcome> = baseline
-        .entries
-        .iter()
-        .map(|entry| {
-            let status = if entry.is_expired(today) {
-                EntryStatus::Expired
-            } else if known.ids.iter().any(|id| entry.matches(id)) {
-                EntryStatus::Active
-            } else if entry.suite().is_some_and(|suite| !known.suites.contains(suite)) {
-                EntryStatus::Unchecked
-            } else {
-                EntryStatus::Stale
-            };
-            EntryOutcome {
+    let mut applying = BaselineRun::new(baseline, today);
+    for case in &mut report.cases {
+        applying.apply_case(case);
+    }
+    applying.finish(report, known);
+    report.recount();
+    true
+}
+
+/// A baseline being applied to a run one case at a time, in report order, as
+/// the cases finish: what [`apply`] does to a whole report, for a runner
+/// that keeps no report of passing cases.
+#[derive(Debug)]
+pub struct BaselineRun<'b> {
+    baseline: &'b Baseline,
+    today: NaiveDate,
+    outcomes: Vec<EntryOutcome>,
+}
+
+impl<'b> BaselineRun<'b> {
+    /// Starts applying `baseline`, with expiry checked against `today`.
+    pub fn new(baseline: &'b Baseline, today: NaiveDate) -> Self {
+        let outcomes = baseline
+            .entries
+            .iter()
+            .map(|entry| EntryOutcome {
                 id: entry.id.clone(),
                 verdict: entry.verdict,
                 reason: entry.reason.clone(),
                 issue: entry.issue.clone(),
                 expires: entry.expires.map(|d| d.format("%Y-%m-%d").to_string()),
                 line: entry.line,
-                status,
+                // Whether a live entry names a fixture is known at the end.
+                status: if entry.is_expired(today) { EntryStatus::Expired } else { EntryStatus::Active },
                 expected: Vec::new(),
                 passed: Vec::new(),
                 changed: Vec::new(),
-            }
-        })
-        .collect();
+            })
+            .collect();
+        BaselineRun { baseline, today, outcomes }
+    }
 
-    for case in &mut report.cases {
-        let Some((index, entry)) = baseline.entry_for(&case.id) else { continue };
-        let Some(outcome) = outcomes.get_mut(index) else { continue };
+    /// Reclassifies one case: a listed failure becomes `xfail`, a listed
+    /// pass `xpass`, another outcome of a listed case says what the entry
+    /// expected. Returns whether the case changed.
+    pub fn apply_case(&mut self, case: &mut CaseReport) -> bool {
+        let Some((index, entry)) = self.baseline.entry_for(&case.id) else { return false };
+        let Some(outcome) = self.outcomes.get_mut(index) else { return false };
         if outcome.status == EntryStatus::Expired {
-            continue;
+            return false;
         }
         match case.verdict {
             Verdict::Pass => {
@@ -91,38 +116,71 @@ pub fn apply(report: &mut RunReport, baseline: &Baseline, known: &KnownFixtures,
                     if entry.is_glob() { " or narrow the glob" } else { "" }
                 ));
                 outcome.passed.push(case.id.clone());
+                true
             }
             verdict if verdict == entry.verdict => {
+                outcome.expected.push(case.id.clone());
                 if verdict.tally() == Tally::Failed {
                     case.verdict = Verdict::Xfail;
+                    return true;
                 }
-                outcome.expected.push(case.id.clone());
+                false
             }
             // The corpus's own problems are not the implementation's.
-            Verdict::Invalid | Verdict::UnsupportedVersion | Verdict::Xfail | Verdict::Xpass => {}
+            Verdict::Invalid | Verdict::UnsupportedVersion | Verdict::Xfail | Verdict::Xpass => false,
             verdict => {
                 let message = case.message.take().unwrap_or_default();
                 case.message = Some(format!("the baseline expects `{}`, got `{verdict}`: {message}", entry.verdict));
                 outcome.changed.push(ChangedCase { id: case.id.clone(), verdict });
+                true
             }
         }
     }
 
-    if let Some(expected) = &baseline.implementation
-        && *expected != report.implementation.name
-    {
-        report.notices.push(Notice::warning(format!(
-            "{}: the baseline was written for `{expected}`, this run judged `{}`",
-            baseline.path.display(),
-            report.implementation.name
-        )));
+    /// Forgets what [`BaselineRun::apply_case`] recorded about case `id` (its
+    /// verdict is about to change: a late fault), so it can be applied again.
+    pub fn forget_case(&mut self, id: &str) {
+        if let Some((index, _)) = self.baseline.entry_for(id)
+            && let Some(outcome) = self.outcomes.get_mut(index)
+        {
+            outcome.expected.retain(|known| known != id);
+            outcome.passed.retain(|known| known != id);
+            outcome.changed.retain(|changed| changed.id != id);
+        }
     }
-    report.baseline = Some(BaselineSummary {
-        path: baseline.path.display().to_string(),
-        today: today.format("%Y-%m-%d").to_string(),
-        implementation: baseline.implementation.clone(),
-        entries: outcomes,
-    });
-    report.recount();
-    true
+
+    /// Ends the run: which live entries name no fixture `known` holds
+    /// (stale) or a suite it does not hold (unchecked), a warning when the
+    /// baseline was written for another implementation, and the report's
+    /// baseline section. Counts and clusters are the caller's to redo.
+    pub fn finish(self, report: &mut RunReport, known: &KnownFixtures) {
+        let BaselineRun { baseline, today, mut outcomes } = self;
+        for (outcome, entry) in outcomes.iter_mut().zip(&baseline.entries) {
+            if outcome.status == EntryStatus::Expired {
+                continue;
+            }
+            outcome.status = if known.ids.iter().any(|id| entry.matches(id)) {
+                EntryStatus::Active
+            } else if entry.suite().is_some_and(|suite| !known.suites.contains(suite)) {
+                EntryStatus::Unchecked
+            } else {
+                EntryStatus::Stale
+            };
+        }
+        if let Some(expected) = &baseline.implementation
+            && *expected != report.implementation.name
+        {
+            report.notices.push(Notice::warning(format!(
+                "{}: the baseline was written for `{expected}`, this run judged `{}`",
+                baseline.path.display(),
+                report.implementation.name
+            )));
+        }
+        report.baseline = Some(BaselineSummary {
+            path: baseline.path.display().to_string(),
+            today: today.format("%Y-%m-%d").to_string(),
+            implementation: baseline.implementation.clone(),
+            entries: outcomes,
+        });
+    }
 }

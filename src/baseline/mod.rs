@@ -14,6 +14,6 @@ mod file;
 mod write;
 
 pub use crate::report::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
-pub use apply::{KnownFixtures, apply};
+pub use apply::{BaselineRun, KnownFixtures, apply};
 pub use file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, BaselineError, Entry};
 pub use write::{WrittenBaseline, write_baseline};

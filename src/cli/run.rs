@@ -3,12 +3,14 @@
 use super::implementation::ImplementationArgs;
 use super::selection::FixtureArgs;
 use clap::{Args, ValueEnum};
-use conform::baseline::{Baseline, KnownFixtures, apply};
+use conform::baseline::Baseline;
 use conform::error::exit_code;
+use conform::fixture::{Notice, NoticeLevel};
 use conform::report::{
-    DEFAULT_MARKDOWN_LIMIT, FileOptions, Format, JunitOptions, Palette, PrettyOptions, write_files, write_pretty,
+    DEFAULT_MARKDOWN_LIMIT, FileOptions, Format, JsonStream, JunitOptions, Palette, PrettyOptions, Progress,
+    write_files, write_pretty,
 };
-use conform::run::{RunOptions, parse_partition, run};
+use conform::run::{BaselineOptions, Keep, RunConsumer, RunEvent, RunOptions, parse_partition, run};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -47,6 +49,12 @@ pub struct RunArgs {
     /// Run only shard K of N (stable hash of the fixture id), e.g. 2/3.
     #[arg(long, value_name = "K/N")]
     partition: Option<String>,
+    /// No progress display on stderr (it shows on a terminal once a run takes a second, elsewhere every few seconds).
+    #[arg(long)]
+    no_progress: bool,
+    /// No progress display, and no `note:` or `wrote` lines on stderr (warnings and errors still show).
+    #[arg(long, short = 'q')]
+    quiet: bool,
     /// The day baseline expiry dates are checked against [default: today, UTC].
     #[arg(long, value_name = "YYYY-MM-DD", hide = true)]
     today: Option<chrono::NaiveDate>,
@@ -75,32 +83,82 @@ impl From<FormatChoice> for Format {
     }
 }
 
+/// What the command line shows on stderr while a run goes: the notices of
+/// fixtures as they are read, and the progress display.
+struct Stderr {
+    progress: Option<Progress>,
+    quiet: bool,
+}
+
+impl RunConsumer for Stderr {
+    fn handle(&mut self, event: &RunEvent<'_>) {
+        if let RunEvent::CaseFinished { notices, .. } = event {
+            let shown: Vec<Notice> =
+                notices.iter().filter(|notice| !(self.quiet && notice.level == NoticeLevel::Note)).cloned().collect();
+            if !shown.is_empty() {
+                match &self.progress {
+                    Some(progress) => progress.suspend(|| super::print_notices(&shown)),
+                    None => super::print_notices(&shown),
+                }
+            }
+        }
+        if let Some(progress) = &mut self.progress {
+            progress.handle(event);
+        }
+    }
+}
+
 pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let partition = args.partition.as_deref().map(parse_partition).transpose()?;
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
-    let selected = args.fixtures.load(partition)?;
-    super::print_notices(&selected.corpus.notices);
+    let selected = args.fixtures.plan(partition)?;
+    let shown: Vec<Notice> = selected
+        .plan
+        .notices
+        .iter()
+        .filter(|notice| !(args.quiet && notice.level == NoticeLevel::Note))
+        .cloned()
+        .collect();
+    super::print_notices(&shown);
     // An empty shard is normal when a small corpus is split many ways.
     if partition.is_none() {
         selected.require_some()?;
     }
-    let interrupted = super::interrupt::flag();
-    let subject = args.implementation.start(Arc::clone(&interrupted))?;
-    let options =
-        RunOptions { jobs: args.jobs, paths: args.fixtures.paths.clone(), partition, cancel: Some(&interrupted) };
-    let mut report = run(&selected.corpus, &selected.indexes, subject.implementation(), &options);
-    if let Some(external) = subject.external() {
-        external.print_notes();
-    }
-    if let Some(baseline) = &baseline {
-        let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
-        apply(&mut report, baseline, &KnownFixtures::of_corpus(&selected.corpus), today);
-    }
-
     let mut formats: Vec<Format> = args.formats.iter().copied().map(Format::from).collect();
     if formats.is_empty() {
         formats = vec![Format::Pretty, Format::Json];
     }
+    // Only reports that list every case need the passing ones kept.
+    let lists_every_case =
+        args.verbose || formats.iter().any(|format| matches!(format, Format::Junit | Format::Markdown | Format::Html));
+    let interrupted = super::interrupt::flag();
+    let subject = args.implementation.start(Arc::clone(&interrupted))?;
+    super::sweep_leftovers(std::slice::from_ref(&args.out), false);
+    let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
+    let options = RunOptions {
+        jobs: args.jobs,
+        paths: args.fixtures.paths.clone(),
+        partition,
+        cancel: Some(&interrupted),
+        baseline: baseline.as_ref().map(|baseline| BaselineOptions { baseline, today }),
+        keep: if lists_every_case { Keep::All } else { Keep::NotPassed },
+    };
+    let json_path =
+        Format::Json.file_name().map(|name| args.out.join(name)).filter(|_| formats.contains(&Format::Json));
+    let mut json = json_path.as_deref().map(JsonStream::new);
+    let mut stderr = Stderr { progress: (!args.quiet && !args.no_progress).then(Progress::stderr), quiet: args.quiet };
+    let report = {
+        let mut consumers: Vec<&mut dyn RunConsumer> = vec![&mut stderr];
+        if let Some(json) = json.as_mut() {
+            consumers.push(json);
+        }
+        run(&selected.plan, &selected.indexes, subject.implementation(), &options, &mut consumers)
+    };
+    drop(selected);
+    if let Some(external) = subject.external() {
+        external.print_notes();
+    }
+
     let stdout = &mut std::io::stdout().lock();
     if formats.contains(&Format::Pretty) {
         let options = PrettyOptions { palette: Palette::for_stdout(), verbose: args.verbose, no_diff: args.no_diff };
@@ -111,9 +169,18 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let file_options = FileOptions {
         markdown_limit: args.markdown_limit,
         junit: JunitOptions { testcase_file: args.junit_testcase_file },
+        json_streamed: json.is_some(),
     };
-    super::sweep_leftovers(std::slice::from_ref(&args.out), false);
-    super::print_wrote(&write_files(&report, &formats, &args.out, &file_options)?);
+    // The JSON report was written as the run went; the others come from the report.
+    let mut written = write_files(&report, &formats, &args.out, &file_options)?;
+    if let Some(json) = json.take() {
+        let path = json.finish()?;
+        let position = formats.iter().filter(|f| f.file_name().is_some()).position(|f| *f == Format::Json);
+        written.insert(position.unwrap_or(0).min(written.len()), path);
+    }
+    if !args.quiet {
+        super::print_wrote(&written);
+    }
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);
     }

@@ -5,7 +5,7 @@
 
 use clap::Args;
 use conform::error::SetupError;
-use conform::fixture::{Corpus, SuiteFilter, load_corpus};
+use conform::fixture::{Corpus, FixturePlan, SuiteFilter, load_corpus};
 use conform::report::Partition;
 use conform::run::{Selection, select};
 use std::path::PathBuf;
@@ -61,6 +61,34 @@ impl FixtureArgs {
         let corpus = load_corpus(&self.paths, &filter)?;
         let indexes = select(&corpus, &selection);
         Ok(Selected { corpus, indexes })
+    }
+}
+
+/// The discovered fixtures and those a streaming command covers (nothing
+/// is loaded yet).
+pub struct Planned {
+    /// Every fixture file found, with discovery's notices.
+    pub plan: FixturePlan,
+    /// Indexes into `plan.files` of the selected fixtures, in discovery order.
+    pub indexes: Vec<usize>,
+}
+
+impl FixtureArgs {
+    /// Discovers the fixtures under the paths and selects those the options
+    /// cover, by id, reading no fixture.
+    pub fn plan(&self, partition: Option<Partition>) -> Result<Planned, SetupError> {
+        let filter = self.suite_filter()?;
+        let selection = self.selection(partition)?;
+        let plan = FixturePlan::discover(&self.paths, &filter)?;
+        let indexes = (0..plan.len()).filter(|&index| selection.matches(plan.id(index))).collect();
+        Ok(Planned { plan, indexes })
+    }
+}
+
+impl Planned {
+    /// Fails when the options select nothing (see [`require_some`]).
+    pub fn require_some(&self) -> anyhow::Result<()> {
+        require_some(self.indexes.len())
     }
 }
 

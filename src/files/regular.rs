@@ -52,6 +52,15 @@ pub enum FileKind {
 
 impl FileKind {
     /// The kind of `path`, following symlinks.
+    /// What `path` is (symlinks followed) and, for a regular file, its size.
+    pub fn of_with_len(path: &Path) -> (FileKind, u64) {
+        match std::fs::metadata(path) {
+            Ok(metadata) => (FileKind::from_metadata(&metadata), metadata.len()),
+            Err(_) => (FileKind::of(path), 0),
+        }
+    }
+
+    /// What `path` is (symlinks followed).
     pub fn of(path: &Path) -> FileKind {
         match std::fs::metadata(path) {
             Ok(metadata) => FileKind::from_metadata(&metadata),

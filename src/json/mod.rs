@@ -15,7 +15,7 @@ pub use lines::{JsonLine, parse_json_lines};
 pub use order::{KeyOrder, array_index, cmp_canonical_keys, cmp_utf16, ordered_keys};
 pub use parse::{
     JsonError, JsonErrorKind, MAX_DEPTH, OUT_OF_RANGE, ParsedDocument, line_column, parse_bounded, parse_document,
-    parse_js_string, parse_value,
+    parse_js_string, parse_member, parse_value,
 };
 pub use scan::{DEFAULT_MAX_VALUES, max_values, set_max_values};
 pub use write::{

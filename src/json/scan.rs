@@ -43,26 +43,37 @@ pub(super) struct Shape {
 /// Scans `text` (see the module docs).
 pub(super) fn scan(text: &str, max_values: u64) -> Result<Shape, JsonError> {
     let bytes = text.as_bytes();
-    let mut sizes: Vec<u32> = Vec::new();
+    // About one container per 64 bytes of pretty-printed fixture text.
+    let mut sizes: Vec<u32> = Vec::with_capacity(bytes.len() / 64);
     // Open containers: index into `sizes` and whether it is an object.
-    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut open: Vec<(usize, bool)> = Vec::with_capacity(64);
     let mut values = 0u64;
-    let mut in_string = false;
-    let mut escaped = false;
     let mut in_bare = false;
-    for (offset, &byte) in bytes.iter().enumerate() {
-        if in_string {
-            match (escaped, byte) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
+    let mut offset = 0;
+    while offset < bytes.len() {
+        let byte = bytes[offset];
+        offset += 1;
+        if byte == b' ' || byte == b'\n' {
+            in_bare = false;
             continue;
         }
+        let at = offset - 1;
         let starts_value = match byte {
             b'"' => {
-                in_string = true;
+                // Jump to the closing quote: past escapes, to the first
+                // quote no backslash escapes (or the end of a broken text).
+                loop {
+                    let Some(found) = memchr::memchr2(b'"', b'\\', &bytes[offset.min(bytes.len())..]) else {
+                        offset = bytes.len();
+                        break;
+                    };
+                    offset += found + 1;
+                    if bytes[offset - 1] == b'"' {
+                        break;
+                    }
+                    // The escaped byte.
+                    offset += 1;
+                }
                 true
             }
             b'[' | b'{' => true,
@@ -73,7 +84,7 @@ pub(super) fn scan(text: &str, max_values: u64) -> Result<Shape, JsonError> {
         if starts_value {
             values += 1;
             if values > max_values {
-                return Err(too_many(text, offset, max_values));
+                return Err(too_many(text, at, max_values));
             }
             // An array counts its element values; an object its colons.
             if let Some(&(index, false)) = open.last() {
@@ -83,7 +94,7 @@ pub(super) fn scan(text: &str, max_values: u64) -> Result<Shape, JsonError> {
         match byte {
             b'[' | b'{' => {
                 if open.len() >= MAX_DEPTH {
-                    let (line, column) = line_column(text, offset);
+                    let (line, column) = line_column(text, at);
                     return Err(JsonError {
                         kind: JsonErrorKind::TooDeep,
                         line,
@@ -129,6 +140,17 @@ mod tests {
     fn containers_are_counted_in_opening_order() {
         let shape = scan(r#"{"a": [1, -2.5e3, "x,]"], "b": {}, "c": [[], [true, null]]}"#, 100).unwrap();
         assert_eq!(shape.sizes, [3, 3, 0, 2, 0, 2]);
+    }
+
+    #[test]
+    fn strings_are_skipped_past_their_escapes() {
+        let shape = scan(r#"[" [{ \" \\", "\\\"]", {"a\\": [1]}]"#, 100).unwrap();
+        assert_eq!(shape.sizes, [3, 1, 1]);
+        // An unterminated string runs to the end: nothing in it counts.
+        let shape = scan(r#"[1, "[{"#, 100).unwrap();
+        assert_eq!(shape.sizes, [2]);
+        let shape = scan("[\"\\", 100).unwrap();
+        assert_eq!(shape.sizes, [1]);
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod merge;
 mod model;
 mod palette;
 mod pretty;
+mod progress;
 mod read;
 #[cfg(test)]
 pub(crate) mod sample;
@@ -28,7 +29,7 @@ pub use budget::{DEFAULT_MARKDOWN_LIMIT, MarkdownBudget};
 pub use cluster::Cluster;
 pub use escape::escape_html;
 pub use html::{write_html, write_html_matrix};
-pub use json::{REPORT_SCHEMA, write_json};
+pub use json::{JsonStream, REPORT_SCHEMA, write_json};
 pub use junit::{JunitOptions, write_junit, write_junit_with};
 pub(crate) use markdown::{escape_inline as markdown_inline, fenced as markdown_fenced};
 pub use markdown::{write_markdown, write_markdown_within};
@@ -39,6 +40,7 @@ pub use model::{
 };
 pub use palette::{Palette, visible_controls};
 pub use pretty::{PrettyOptions, write_pretty};
+pub use progress::{PLAIN_INTERVAL, Progress};
 pub use read::{ReportReadError, parse_report, read_report};
 pub use signature::Signature;
 
@@ -102,11 +104,14 @@ pub struct FileOptions {
     pub markdown_limit: usize,
     /// Choices of the JUnit writer.
     pub junit: JunitOptions,
+    /// The JSON report is written by a [`JsonStream`] as the run goes:
+    /// [`write_files`] leaves it out (Markdown still names it).
+    pub json_streamed: bool,
 }
 
 impl Default for FileOptions {
     fn default() -> Self {
-        FileOptions { markdown_limit: DEFAULT_MARKDOWN_LIMIT, junit: JunitOptions::default() }
+        FileOptions { markdown_limit: DEFAULT_MARKDOWN_LIMIT, junit: JunitOptions::default(), json_streamed: false }
     }
 }
 
@@ -128,6 +133,9 @@ pub fn write_files(
     let mut written = Vec::new();
     for format in formats {
         let Some(name) = format.file_name() else { continue };
+        if *format == Format::Json && options.json_streamed {
+            continue;
+        }
         std::fs::create_dir_all(dir).map_err(|err| {
             io::Error::new(err.kind(), format!("cannot create {}: {err}", crate::files::ShowPath::shown(dir)))
         })?;

@@ -396,16 +396,25 @@ impl RunReport {
     /// Recomputes `summary`, `suites` and `clusters` from `cases` (after
     /// cases changed, e.g. when a baseline reclassifies them).
     pub fn recount(&mut self) {
-        self.summary = Counts::of(&self.cases);
+        let verdicts: Vec<(String, Verdict)> = self.cases.iter().map(|c| (c.suite.clone(), c.verdict)).collect();
+        self.recount_over(verdicts.iter().map(|(suite, verdict)| (suite.as_str(), *verdict)));
+    }
+
+    /// Recomputes `summary` and `suites` from the suite and verdict of every
+    /// case of the run, and `clusters` from `cases`: for a report that keeps
+    /// only the cases that did not pass (clusters are made of those alone).
+    pub fn recount_over<'a>(&mut self, verdicts: impl IntoIterator<Item = (&'a str, Verdict)>) {
+        self.summary = Counts::default();
         self.clusters = cluster(&self.cases, self.baseline.as_ref());
         let mut suites: Vec<SuiteCounts> = Vec::new();
-        for case in &self.cases {
-            match suites.iter_mut().find(|s| s.suite == case.suite) {
-                Some(entry) => entry.counts.add(case.verdict),
+        for (suite, verdict) in verdicts {
+            self.summary.add(verdict);
+            match suites.iter_mut().find(|s| s.suite == suite) {
+                Some(entry) => entry.counts.add(verdict),
                 None => {
                     let mut counts = Counts::default();
-                    counts.add(case.verdict);
-                    suites.push(SuiteCounts { suite: case.suite.clone(), counts });
+                    counts.add(verdict);
+                    suites.push(SuiteCounts { suite: suite.to_owned(), counts });
                 }
             }
         }

@@ -4,10 +4,12 @@
 //! Cases run on worker threads with large stacks (fixtures may nest deeply);
 //! the report keeps discovery order whatever order the cases finish in.
 
+mod events;
 mod execute;
 mod judge;
 mod select;
 
-pub use execute::{RunOptions, WORKER_STACK_BYTES, run};
+pub use events::{RunConsumer, RunEvent};
+pub use execute::{BaselineOptions, Keep, RunOptions, WORKER_STACK_BYTES, run};
 pub use judge::judge;
 pub use select::{Selection, fnv1a_64, parse_partition, select, shard_of};

@@ -3,8 +3,8 @@
 
 use super::capture::CaptureFormat;
 use super::layout::{
-    CaseParts, Layout, expected_pointer_by_layout, has_envelope, split_by_layout, with_expected_by_layout,
-    with_input_by_layout,
+    CaseParts, Layout, expected_pointer_by_layout, has_envelope, split_by_layout, split_by_layout_owned,
+    with_expected_by_layout, with_input_by_layout,
 };
 use super::mutate::MutationProfile;
 use super::reference_fn::ReferenceFn;
@@ -102,6 +102,18 @@ pub trait Suite: Send + Sync {
     /// Splits a (schema-valid) document into input and expected parts.
     fn split(&self, document: &Value) -> Result<CaseParts, String> {
         split_by_layout(self.layout(), document)
+    }
+
+    /// [`Suite::split`] of a document the caller gives up (a run drops
+    /// each document once its case is judged): the parts are moved out of
+    /// it, not copied. A suite that overrides `split` for a [`Layout`] other
+    /// than `Custom` overrides this too (a test checks every bundled fixture
+    /// splits the same both ways).
+    fn split_owned(&self, document: Value) -> Result<CaseParts, String> {
+        match self.layout() {
+            Layout::Custom => self.split(&document),
+            layout => split_by_layout_owned(layout, document),
+        }
     }
 
     /// Whether documents carry `fixtureVersion`, `name` and `description`

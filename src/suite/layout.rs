@@ -64,6 +64,26 @@ pub(crate) fn split_by_layout(layout: Layout, document: &Value) -> Result<CasePa
     }
 }
 
+/// [`split_by_layout`] of a document the caller gives up: the parts are
+/// moved out of it, not copied.
+pub(crate) fn split_by_layout_owned(layout: Layout, document: Value) -> Result<CaseParts, String> {
+    let Value::Object(mut object) = document else { return Err("the document is not a JSON object".to_owned()) };
+    let mut take =
+        |key: &str| object.get_mut(key).map(Value::take).ok_or_else(|| format!("the document has no `{key}` member"));
+    match layout {
+        Layout::Wrapped { input, expected } => Ok(CaseParts { input: take(input)?, expected: take(expected)? }),
+        Layout::Keys { input, expected } => {
+            let mut part = |keys: &[&str]| -> Result<Map<String, Value>, String> {
+                keys.iter().map(|key| Ok(((*key).to_owned(), take(key)?))).collect()
+            };
+            let input = part(input)?;
+            Ok(CaseParts { input: Value::Object(input), expected: Value::Object(part(expected)?) })
+        }
+        Layout::Table => Ok(CaseParts { input: Value::Object(Map::new()), expected: Value::Object(object) }),
+        Layout::Custom => Err("this suite must override Suite::split".to_owned()),
+    }
+}
+
 /// Puts `input` into a document by its suite's layout (see [`Layout`]):
 /// the inverse of the input side of [`split_by_layout`].
 pub(crate) fn with_input_by_layout(layout: Layout, document: &Value, input: &Value) -> Result<Value, String> {

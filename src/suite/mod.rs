@@ -21,8 +21,8 @@ mod reference_fn;
 pub mod trace;
 
 pub use interface::{DocumentShape, PointerContext, Suite};
-pub(crate) use layout::split_by_layout;
 pub use layout::{CaseParts, Layout, has_envelope};
+pub(crate) use layout::{split_by_layout, split_by_layout_owned};
 pub use mutate::{Chooser, MutateFn, MutationProfile, SuiteMutator};
 pub use reference_fn::{ReferenceFailure, ReferenceFn, call_reference};
 pub use trace::{NoTrace, PortabilityNotes, RuleSet, RuleTrace, introduced_in};

@@ -19,22 +19,26 @@ pub fn compile_schema(text: &str) -> Result<Validator, String> {
     jsonschema::draft202012::new(&schema).map_err(|err| format!("schema does not compile: {err}"))
 }
 
-/// Compiled validators by suite name and fixtureVersion.
-type ValidatorCache = Mutex<HashMap<(&'static str, u32), Arc<Validator>>>;
+/// Compiled validators by suite name and fixtureVersion, each compiled once,
+/// on first use: the map's lock is held only to find a validator's cell, so
+/// workers that need another suite's validator do not wait for a compile.
+type ValidatorCache = Mutex<HashMap<(&'static str, u32), Arc<OnceLock<Result<Arc<Validator>, String>>>>>;
 
 fn validator_for(suite: &dyn Suite, version: u32) -> Result<Arc<Validator>, String> {
     static CACHE: OnceLock<ValidatorCache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    // A poisoned lock only means another thread panicked while inserting;
-    // the map itself is still usable.
-    let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(validator) = map.get(&(suite.name(), version)) {
-        return Ok(Arc::clone(validator));
-    }
-    let schema = suite.schema_for(version).ok_or_else(|| format!("it has no schema for fixtureVersion {version}"))?;
-    let validator = Arc::new(compile_schema(schema)?);
-    map.insert((suite.name(), version), Arc::clone(&validator));
-    Ok(validator)
+    let cell = {
+        // A poisoned lock only means another thread panicked while inserting;
+        // the map itself is still usable.
+        let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Arc::clone(map.entry((suite.name(), version)).or_default())
+    };
+    cell.get_or_init(|| {
+        let schema =
+            suite.schema_for(version).ok_or_else(|| format!("it has no schema for fixtureVersion {version}"))?;
+        compile_schema(schema).map(Arc::new)
+    })
+    .clone()
 }
 
 /// Whether a document is valid against its suite's schema for `version` (a

@@ -23,6 +23,7 @@ where it commits the fault named by --fault:
   detach-exit   the same, with the grandchild in a session (and process group) of its own
   slow-bye      take 3 s to exit after bye
   stay          keep running after bye
+  slow          take 0.4 s over every case (a run that lasts, for the progress display)
 
 --declare SUITE:VERSION,... replaces the suites declared in the hello.
 A grandchild's pid is appended to $CONFORM_TEST_GRANDCHILD_PIDFILE, if set, and
@@ -101,6 +102,8 @@ for raw in sys.stdin.buffer:
         continue
     ident = message["id"]
     reply = {"op": "result", "id": ident, "output": answers.get(message["fixture"])}
+    if args.fault == "slow":
+        time.sleep(0.4)
     if message["fixture"] != args.on:
         send(reply)
         continue

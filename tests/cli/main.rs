@@ -15,6 +15,7 @@ mod fixture_versions;
 mod hostile_inputs;
 mod interrupts;
 mod own_fixtures;
+mod progress;
 mod reduce_cli;
 mod reduce_fault;
 mod regen_check;

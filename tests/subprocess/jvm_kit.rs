@@ -33,14 +33,16 @@ impl Kit {
     }
 }
 
-/// Builds the kit once per test binary (with the Kotlin example when `kotlinc` is
+/// Builds the kit once per test process (with the Kotlin example when `kotlinc` is
 /// installed), or `None` when java or javac is missing (with the skip note).
 fn kit() -> Option<&'static Kit> {
     static KIT: OnceLock<Result<Kit, String>> = OnceLock::new();
     java()?;
     javac()?;
     let built = KIT.get_or_init(|| {
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jvm-kit");
+        // One folder per process: nextest runs each test in a process of its
+        // own, and two builds into one folder remove each other's classes.
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("jvm-kit-{}", std::process::id()));
         let with_kotlin = if kotlinc().is_some() { "1" } else { "0" };
         let finished = Command::new("bash")
             .arg(root().join("examples/adapters/jvm/build.sh"))

@@ -11,7 +11,7 @@ pub mod mutate;
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, split_by_layout};
+use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, split_by_layout, split_by_layout_owned};
 use serde_json::Value;
 
 const INPUT_KEYS: &[&str] = &["initialSession", "patches"];
@@ -67,15 +67,13 @@ impl Suite for SseSuite {
     /// The [`Layout::Keys`] split, plus the one rule a schema cannot state:
     /// there is exactly one verdict per patch.
     fn split(&self, document: &Value) -> Result<CaseParts, String> {
-        let object = document.as_object().ok_or("the document is not a JSON object")?;
-        let patches = object.get("patches").and_then(Value::as_array).map_or(0, Vec::len);
-        let verdicts = object.get("expectedPatchResults").and_then(Value::as_array).map_or(0, Vec::len);
-        if patches != verdicts {
-            return Err(format!(
-                "`expectedPatchResults` has {verdicts} verdicts for {patches} patches (one verdict per patch)"
-            ));
-        }
+        one_verdict_per_patch(document)?;
         split_by_layout(self.layout(), document)
+    }
+
+    fn split_owned(&self, document: Value) -> Result<CaseParts, String> {
+        one_verdict_per_patch(&document)?;
+        split_by_layout_owned(self.layout(), document)
     }
 
     fn pointer_context(&self, _input: &Value, pointer: &str) -> Option<PointerContext> {
@@ -94,4 +92,17 @@ impl Suite for SseSuite {
             _ => None,
         }
     }
+}
+
+/// The rule a schema cannot state: there is exactly one verdict per patch.
+fn one_verdict_per_patch(document: &Value) -> Result<(), String> {
+    let object = document.as_object().ok_or("the document is not a JSON object")?;
+    let patches = object.get("patches").and_then(Value::as_array).map_or(0, Vec::len);
+    let verdicts = object.get("expectedPatchResults").and_then(Value::as_array).map_or(0, Vec::len);
+    if patches != verdicts {
+        return Err(format!(
+            "`expectedPatchResults` has {verdicts} verdicts for {patches} patches (one verdict per patch)"
+        ));
+    }
+    Ok(())
 }
