@@ -555,8 +555,11 @@ impl Rule {
                 self.groups.iter().find_map(|&group| captures.group(group))
             };
             let accepted = secret.filter(|secret| {
-                let candidate =
-                    Candidate { secret: &text[secret.clone()], before: &text[..secret.start], after: &text[secret.end..] };
+                let candidate = Candidate {
+                    secret: &text[secret.clone()],
+                    before: &text[..secret.start],
+                    after: &text[secret.end..],
+                };
                 !secret.is_empty() && self.accept.is_none_or(|accept| accept(&candidate))
             });
             at = match accepted {
