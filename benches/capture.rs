@@ -183,7 +183,12 @@ impl HapiSession {
                 "{{\"type\":\"codex\",\"data\":{{\"type\":\"tool-call-result\",\"callId\":\"{call}\",\"is_error\":false,\"output\":{{\"exit_code\":0,\"stdout\":\"{stdout}\"}}}}}}"
             ),
         );
-        self.push("agent", &format!("{{\"type\":\"codex\",\"data\":{{\"type\":\"message\",\"message\":\"Lint clean (round {round}).\"}}}}"));
+        self.push(
+            "agent",
+            &format!(
+                "{{\"type\":\"codex\",\"data\":{{\"type\":\"message\",\"message\":\"Lint clean (round {round}).\"}}}}"
+            ),
+        );
     }
 
     fn edit_turn(&mut self, round: u64) {
@@ -274,7 +279,11 @@ fn transcript(path: &Path, size: u64) -> std::io::Result<()> {
     let mut out = BufWriter::new(std::fs::File::create(path)?);
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let (mut written, mut n, mut parent) = (0u64, 0u64, String::from("null"));
-    let mut entry = |out: &mut BufWriter<std::fs::File>, ty: &str, message: &str, extra: &str| -> std::io::Result<u64> {
+    let mut entry = |out: &mut BufWriter<std::fs::File>,
+                     ty: &str,
+                     message: &str,
+                     extra: &str|
+     -> std::io::Result<u64> {
         n += 1;
         let uuid = format!("00000000-0000-4000-8000-{n:012}");
         let line = format!(
@@ -339,18 +348,43 @@ fn stream_json(path: &Path, size: u64) -> std::io::Result<()> {
         Ok(text.len() as u64 + 1)
     };
     while written < size {
-        written += line(&mut out, format!("{{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/home/dana/app\",\"session_id\":\"{session}\",\"tools\":[\"Bash\",\"Read\"],\"model\":\"claude-opus-4-1-20250805\",\"permissionMode\":\"default\",\"apiKeySource\":\"none\"}}"))?;
+        written += line(
+            &mut out,
+            format!(
+                "{{\"type\":\"system\",\"subtype\":\"init\",\"cwd\":\"/home/dana/app\",\"session_id\":\"{session}\",\"tools\":[\"Bash\",\"Read\"],\"model\":\"claude-opus-4-1-20250805\",\"permissionMode\":\"default\",\"apiKeySource\":\"none\"}}"
+            ),
+        )?;
         for _ in 0..(2 + rng.below(6)) {
             tool += 1;
             let a = rng.pick(&WORDS);
             let id = format!("toolu_{tool:08}");
-            written += line(&mut out, format!("{{\"type\":\"assistant\",\"message\":{{\"id\":\"msg_{tool:08}\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-opus-4-1-20250805\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"{id}\",\"name\":\"Bash\",\"input\":{{\"command\":\"cargo test {a}\"}}}}],\"stop_reason\":null,\"usage\":{{\"input_tokens\":10,\"output_tokens\":5}}}},\"parent_tool_use_id\":null,\"session_id\":\"{session}\"}}"))?;
+            written += line(
+                &mut out,
+                format!(
+                    "{{\"type\":\"assistant\",\"message\":{{\"id\":\"msg_{tool:08}\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-opus-4-1-20250805\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"{id}\",\"name\":\"Bash\",\"input\":{{\"command\":\"cargo test {a}\"}}}}],\"stop_reason\":null,\"usage\":{{\"input_tokens\":10,\"output_tokens\":5}}}},\"parent_tool_use_id\":null,\"session_id\":\"{session}\"}}"
+                ),
+            )?;
             let lines = 4 + rng.below(40);
             let output = log(&mut rng, lines);
-            written += line(&mut out, format!("{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":[{{\"tool_use_id\":\"{id}\",\"type\":\"tool_result\",\"content\":\"{output}\",\"is_error\":false}}]}},\"parent_tool_use_id\":null,\"session_id\":\"{session}\"}}"))?;
+            written += line(
+                &mut out,
+                format!(
+                    "{{\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":[{{\"tool_use_id\":\"{id}\",\"type\":\"tool_result\",\"content\":\"{output}\",\"is_error\":false}}]}},\"parent_tool_use_id\":null,\"session_id\":\"{session}\"}}"
+                ),
+            )?;
         }
-        written += line(&mut out, format!("{{\"type\":\"assistant\",\"message\":{{\"id\":\"msg_{tool:08}z\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-opus-4-1-20250805\",\"content\":[{{\"type\":\"text\",\"text\":\"Done.\"}}],\"stop_reason\":\"end_turn\",\"usage\":{{\"input_tokens\":10,\"output_tokens\":5}}}},\"parent_tool_use_id\":null,\"session_id\":\"{session}\"}}"))?;
-        written += line(&mut out, format!("{{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"duration_ms\":1200,\"num_turns\":3,\"result\":\"Done.\",\"session_id\":\"{session}\",\"total_cost_usd\":0.01,\"usage\":{{\"input_tokens\":10,\"output_tokens\":5}}}}"))?;
+        written += line(
+            &mut out,
+            format!(
+                "{{\"type\":\"assistant\",\"message\":{{\"id\":\"msg_{tool:08}z\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-opus-4-1-20250805\",\"content\":[{{\"type\":\"text\",\"text\":\"Done.\"}}],\"stop_reason\":\"end_turn\",\"usage\":{{\"input_tokens\":10,\"output_tokens\":5}}}},\"parent_tool_use_id\":null,\"session_id\":\"{session}\"}}"
+            ),
+        )?;
+        written += line(
+            &mut out,
+            format!(
+                "{{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"duration_ms\":1200,\"num_turns\":3,\"result\":\"Done.\",\"session_id\":\"{session}\",\"total_cost_usd\":0.01,\"usage\":{{\"input_tokens\":10,\"output_tokens\":5}}}}"
+            ),
+        )?;
     }
     out.flush()
 }
@@ -446,9 +480,8 @@ fn main() -> std::io::Result<()> {
     let dumps = build_dumps(&root, &sizes)?;
     println!("conform capture, {} cores", std::thread::available_parallelism().map_or(1, |n| n.get()));
     for (size, files) in &dumps {
-        let mut args: Vec<String> = ["capture", "chat", "--from", "hapi-messages", "--window", "200", "--out"]
-            .map(str::to_owned)
-            .to_vec();
+        let mut args: Vec<String> =
+            ["capture", "chat", "--from", "hapi-messages", "--window", "200", "--out"].map(str::to_owned).to_vec();
         args.push(out.display().to_string());
         args.extend(files.iter().map(|f| f.display().to_string()));
         row(&format!("hapi-messages {size} MB --window 200"), size_of(files), &measure(&conform, &args, &out));
