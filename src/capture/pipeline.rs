@@ -306,7 +306,10 @@ fn stream(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let (jobs, out, stop) = (Arc::clone(&job_rx), out_tx.clone(), &stop);
-            scope.spawn(move || work(context, linter, &jobs, &out, stop));
+            // A linter of its own: the regex caches of a shared one would be
+            // handed between threads under a lock.
+            let linter = linter.clone();
+            scope.spawn(move || work(context, &linter, &jobs, &out, stop));
         }
         drop(job_rx);
         let out = out_tx.clone();
@@ -527,10 +530,7 @@ fn indexed_case(
             return Ok(());
         }
         if loaded <= window.last {
-            for mut item in case.read_items(loaded, window.last)? {
-                redactor.scrub_value(&mut item);
-                cache.push_back(item);
-            }
+            cache.extend(scrub_in_order(redactor, case.read_items(loaded, window.last)?));
             loaded = window.last + 1;
         }
         while cache_first < window.first {
@@ -579,6 +579,61 @@ fn indexed_case(
         emitter.job(Job { name: name_of(index), description, input, items, oversized: window.oversized });
     }
     Ok(())
+}
+
+/// Items this many or more are scrubbed on two threads.
+const PARALLEL_SCRUB: usize = 16;
+
+/// Scrubs `items` as scrubbing them one after the other would. Each half is
+/// first scrubbed on its own thread against the placeholders known so far
+/// ([`Redactor::scrub_value_known`]): an item whose secrets all have their
+/// placeholder is then done (the same text, and nothing new to number);
+/// the others are scrubbed again, in order, after the items before them.
+fn scrub_in_order(redactor: &mut Redactor, items: Vec<Value>) -> Vec<Value> {
+    if items.len() < PARALLEL_SCRUB {
+        return items
+            .into_iter()
+            .map(|mut item| {
+                redactor.scrub_value(&mut item);
+                item
+            })
+            .collect();
+    }
+    let known: &Redactor = redactor;
+    let attempt = |items: Vec<Value>| -> Vec<Result<(Value, crate::redact::Replacements), Value>> {
+        items
+            .into_iter()
+            .map(|item| {
+                let mut copy = item.clone();
+                match known.scrub_value_known(&mut copy) {
+                    Ok(replaced) => Ok((copy, replaced)),
+                    Err(_) => Err(item),
+                }
+            })
+            .collect()
+    };
+    let mut first = items;
+    let second = first.split_off(first.len() / 2);
+    let (first, second) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| attempt(second));
+        let first = attempt(first);
+        (first, other.join())
+    });
+    let second = second.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    first
+        .into_iter()
+        .chain(second)
+        .map(|attempted| match attempted {
+            Ok((item, replaced)) => {
+                redactor.count(replaced);
+                item
+            }
+            Err(mut item) => {
+                redactor.scrub_value(&mut item);
+                item
+            }
+        })
+        .collect()
 }
 
 /// One capture file's first lines, for the sniffers.

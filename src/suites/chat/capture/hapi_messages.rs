@@ -446,7 +446,14 @@ impl IndexedCase for HapiCase {
     fn window_input(&self, index: usize, items: Vec<Value>, redactor: &Redactor) -> Result<Value, NewSecret> {
         let window = &self.windows[index];
         let state = self.state.as_ref().map(|state| state.window(&self.opened_here(window), window.is_last));
-        let mut input = window::assemble(&self.base(&self.rest), Vec::new(), state, window.first);
+        // The base without the whole agentState when the window takes its own.
+        let mut base = Map::new();
+        base.insert("messages".to_owned(), Value::Null);
+        for (key, value) in &self.rest {
+            let value = if key == "agentState" && state.is_some() { Value::Null } else { value.clone() };
+            base.insert(key.clone(), value);
+        }
+        let mut input = window::assemble(&base, Vec::new(), state, window.first);
         redactor.scrub_value_known(&mut input)?;
         if let Some(object) = input.as_object_mut() {
             object.insert("messages".to_owned(), Value::Array(items));
