@@ -343,7 +343,7 @@ fn stream_json(path: &Path, size: u64) -> std::io::Result<()> {
     let mut rng = Rng(0x94D0_49BB_1331_11EB);
     let session = "9b1c2d3e-4f50-4a6b-8c7d-0e1f2a3b4c5d";
     let (mut written, mut tool) = (0u64, 0u64);
-    let mut line = |out: &mut BufWriter<std::fs::File>, text: String| -> std::io::Result<u64> {
+    let line = |out: &mut BufWriter<std::fs::File>, text: String| -> std::io::Result<u64> {
         writeln!(out, "{text}")?;
         Ok(text.len() as u64 + 1)
     };
@@ -402,6 +402,8 @@ fn measure(conform: &Path, args: &[String], out: &Path) -> Measured {
     let log = out.with_extension("log");
     let stdout = std::fs::File::create(&log).unwrap_or_else(|err| panic!("{}: {err}", log.display()));
     let started = Instant::now();
+    // Reaped by `wait4` (which also gives the peak RSS), not by `Child::wait`.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(conform)
         .args(args)
         .stdout(stdout)

@@ -176,9 +176,12 @@ fn without_word_boundaries(hir: &Hir) -> Hir {
 mod tests {
     use super::*;
 
+    /// The groups of the match found from each position.
+    type Matches = Vec<Vec<Option<Range<usize>>>>;
+
     /// Every match, as the regex crate's `captures_at` loop finds them and
     /// as the finder does.
-    fn both(pattern: &str, text: &str) -> (Vec<Vec<Option<Range<usize>>>>, Vec<Vec<Option<Range<usize>>>>) {
+    fn both(pattern: &str, text: &str) -> (Matches, Matches) {
         let regex = regex::Regex::new(pattern).unwrap_or_else(|err| panic!("{err}"));
         let finder = Finder::new(pattern).unwrap_or_else(|err| panic!("{err}"));
         let (mut plain, mut fast) = (Vec::new(), Vec::new());
