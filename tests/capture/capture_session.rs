@@ -350,9 +350,8 @@ fn a_late_window_that_fails_the_lint_leaves_no_pending_file() -> Result<(), Box<
     let files = write_dump(&dump, &messages, &agent_state);
     let out = root.path().join("fixtures").join("chat");
     let out_arg = out.to_string_lossy().into_owned();
-    let mut args: Vec<String> = ["capture", "chat", "--from", "hapi-messages", "--out", &out_arg, "--window", "20"]
-        .map(str::to_owned)
-        .to_vec();
+    let mut args: Vec<String> =
+        ["capture", "chat", "--from", "hapi-messages", "--out", &out_arg, "--window", "20"].map(str::to_owned).to_vec();
     args.extend(["--redact-rule".into(), r"LEAK\\nTAIL".into()]);
     args.extend(files.iter().map(|f| f.to_string_lossy().into_owned()));
     let output = conform(&args.iter().map(String::as_str).collect::<Vec<_>>());
