@@ -129,6 +129,54 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
+/// Bytes written to a registered temporary file beside their target, to
+/// be renamed over it later ([`StagedFile::commit`]) or dropped (the file is
+/// then removed); an interruption removes it like any live temporary file.
+/// No file handle stays open, so a command can stage many.
+#[derive(Debug)]
+pub struct StagedFile {
+    path: Option<tempfile::TempPath>,
+    target: std::path::PathBuf,
+}
+
+/// Writes `contents` to a staged file for `path` (see [`StagedFile`]).
+pub fn stage(path: &Path, contents: &[u8]) -> io::Result<StagedFile> {
+    let folder = folder_of(path);
+    let staged = (|| {
+        let mut temporary = temporaries::create_in(folder)?;
+        let written = temporary.as_file_mut().write_all(contents).and_then(|()| temporary.as_file().sync_all());
+        if let Err(err) = written {
+            temporaries::discard(temporary);
+            return Err(err);
+        }
+        if let Ok(metadata) = std::fs::metadata(path) {
+            let _ = std::fs::set_permissions(temporary.path(), metadata.permissions());
+        }
+        Ok(temporaries::into_path(temporary))
+    })()
+    .map_err(|err| naming_target(path, &err))?;
+    Ok(StagedFile { path: Some(staged), target: path.to_path_buf() })
+}
+
+impl StagedFile {
+    /// Renames the staged file over its target.
+    pub fn commit(mut self) -> io::Result<()> {
+        let target = self.target.clone();
+        match self.path.take() {
+            Some(path) => temporaries::persist_path(path, &target).map_err(|err| naming_target(&target, &err)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for StagedFile {
+    fn drop(&mut self) {
+        if let Some(path) = self.path.take() {
+            temporaries::forget(&path);
+        }
+    }
+}
+
 /// The error of a write, with the target's path and the cause, and without
 /// the temporary file's name (which some causes carry).
 fn naming_target(path: &Path, err: &io::Error) -> io::Error {

@@ -138,6 +138,30 @@ pub fn write_fixture(target: &Path, contents: &str, mode: WriteMode) -> Result<W
     }
 }
 
+/// Stages a fixture's bytes for writing in place later (see
+/// [`crate::files::StagedFile`]); `None` when the target already holds
+/// them.
+pub fn stage_fixture(target: &Path, contents: &str) -> Result<Option<crate::files::StagedFile>, ReviewError> {
+    if std::fs::read(target).is_ok_and(|current| current == contents.as_bytes()) {
+        return Ok(None);
+    }
+    if let Some(folder) = target.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|err| io_error(folder, err))?;
+    }
+    crate::files::stage(target, contents.as_bytes()).map(Some).map_err(write_error)
+}
+
+/// Writes a staged fixture in place (as [`write_fixture`] with
+/// [`WriteMode::Accept`] does: its pending file goes).
+pub fn commit_staged(target: &Path, staged: crate::files::StagedFile) -> Result<Written, ReviewError> {
+    staged.commit().map_err(write_error)?;
+    let pending = pending_path(target);
+    if pending.exists() {
+        std::fs::remove_file(&pending).map_err(|err| io_error(&pending, err))?;
+    }
+    Ok(Written::Accepted(target.to_path_buf()))
+}
+
 /// A pending file and the fixture it would become.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingFixture {

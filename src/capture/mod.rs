@@ -13,10 +13,10 @@
 pub mod pipeline;
 
 pub use crate::suite::capture::{
-    CaptureFormat, CapturedCase, ImportFailure, ImportFn, Imported, Provenance, Sniff, SniffFn, SourceFile, Window,
-    WindowFn,
+    CaptureFormat, CapturedCase, Case, CaseSource, ImportFailure, ImportFn, Imported, IndexedCase, NamesFn, OpenFn,
+    Opened, PlannedWindow, Provenance, Sniff, SniffFn, SourceFile, Window, WindowFn,
 };
-pub use pipeline::{CaptureOptions, Prepared, PreparedFixture, prepare, write};
+pub use pipeline::{CaptureOptions, Captured, Prepared, PreparedFixture, Progress, capture, prepare, write};
 
 use crate::error::FixtureError;
 use crate::redact::{Finding, RedactError};

@@ -3,7 +3,7 @@
 use anyhow::bail;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use conform::capture::{CaptureOptions, find_format, format_names, formats, prepare, write};
+use conform::capture::{CaptureOptions, PreparedFixture, Progress, capture, find_format, format_names, formats};
 use conform::error::exit_code;
 use conform::review::{WriteMode, Written, running_in_ci};
 use std::path::PathBuf;
@@ -92,19 +92,10 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         fixture_version: args.fixture_version,
         force_format: args.force_format,
     };
-    let prepared = prepare(&options)?;
-    for notice in &prepared.notices {
-        super::note(notice);
-    }
-    for warning in &prepared.warnings {
-        super::warning(warning);
-    }
-    let written = write(&prepared, mode)?;
-    for (fixture, outcome) in prepared.fixtures.iter().zip(&written) {
-        super::print_written(outcome, &format!(" ({} items)", fixture.items));
-    }
-    let pending = written.iter().filter(|outcome| matches!(outcome, Written::Pending(_))).count();
-    let redaction = &prepared.redaction;
+    let mut progress = Printed;
+    let captured = capture(&options, mode, &mut progress)?;
+    let pending = captured.written.iter().filter(|outcome| matches!(outcome, Written::Pending(_))).count();
+    let redaction = &captured.redaction;
     if redaction.total() > 0 {
         let rules: Vec<String> = redaction.replacements.iter().map(|(rule, n)| format!("{rule} {n}")).collect();
         println!(
@@ -116,6 +107,12 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     } else {
         println!("redacted nothing; lint: clean");
     }
+    let unchanged = captured.written.iter().filter(|outcome| matches!(outcome, Written::Unchanged(_))).count();
+    println!(
+        "{} fixtures captured: {} written, {unchanged} unchanged",
+        captured.written.len(),
+        captured.written.len() - unchanged
+    );
     if pending > 0 {
         println!(
             "{pending} fixtures pending review: `conform review {}` accepts or rejects them",
@@ -123,4 +120,29 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         );
     }
     Ok(exit_code::CONFORMANT)
+}
+
+/// Prints what a capture does as it goes: notices and warnings on stderr,
+/// each fixture written on stdout.
+struct Printed;
+
+impl Progress for Printed {
+    fn notice(&mut self, text: &str) {
+        super::note(text);
+    }
+
+    fn warning(&mut self, text: &str) {
+        super::warning(text);
+    }
+
+    fn fixture(&mut self, fixture: &PreparedFixture, written: &Written) {
+        super::print_written(written, &format!(" ({} items)", fixture.items));
+    }
+
+    fn removed(&mut self, paths: &[std::path::PathBuf]) {
+        super::note(format!(
+            "removed the {} pending fixtures this capture had written: a capture that fails writes nothing",
+            paths.len()
+        ));
+    }
 }

@@ -67,6 +67,31 @@ pub(super) fn discard(temporary: NamedTempFile) {
     live.retain(|registered| *registered != path);
 }
 
+/// Closes a registered temporary file, keeping it registered by path (see
+/// [`super::StagedFile`]).
+pub(super) fn into_path(temporary: NamedTempFile) -> tempfile::TempPath {
+    temporary.into_temp_path()
+}
+
+/// Renames a registered temporary path over `target` and forgets it.
+pub(super) fn persist_path(path: tempfile::TempPath, target: &Path) -> std::io::Result<()> {
+    let mut live = live();
+    let registered = path.to_path_buf();
+    let renamed = path.persist(target).map_err(|err| {
+        // Dropping the handed-back path removes the file.
+        drop(err.path);
+        err.error
+    });
+    live.retain(|known| *known != registered);
+    renamed
+}
+
+/// Forgets a registered temporary path (dropping it removes the file, or it
+/// was renamed already).
+pub(super) fn forget(path: &Path) {
+    live().retain(|known| known != path);
+}
+
 /// Removes every live temporary file and ends the process with `code`,
 /// holding the lock so that no new one is created meanwhile. Called by the
 /// command line's signal handler.

@@ -27,19 +27,16 @@ pub const MAX_PERCENT_LEVELS: usize = 2;
 pub struct View {
     /// The decoded text.
     pub text: String,
-    /// For each byte of `text`, the byte range of the original it decodes from.
-    origin: Vec<Range<usize>>,
+    /// For each byte of `text`, the byte range of the original it decodes
+    /// from; `None` for the original itself (each byte comes from its own
+    /// character).
+    origin: Option<Vec<Range<usize>>>,
 }
 
 impl View {
     /// The original string itself (level 0).
     pub fn identity(original: &str) -> View {
-        let mut origin = Vec::with_capacity(original.len());
-        for (start, c) in original.char_indices() {
-            let end = start + c.len_utf8();
-            origin.extend(std::iter::repeat_n(start..end, c.len_utf8()));
-        }
-        View { text: original.to_owned(), origin }
+        View { text: original.to_owned(), origin: None }
     }
 
     /// The byte range of the original covered by `range` of this view.
@@ -47,8 +44,17 @@ impl View {
         if range.is_empty() {
             return None;
         }
-        let first = self.origin.get(range.start)?;
-        let last = self.origin.get(range.end - 1)?;
+        let Some(origin) = &self.origin else {
+            // The characters the first and last byte belong to.
+            if range.end > self.text.len() {
+                return None;
+            }
+            let start = (0..=range.start).rev().find(|&at| self.text.is_char_boundary(at)).unwrap_or(0);
+            let end = (range.end..=self.text.len()).find(|&at| self.text.is_char_boundary(at)).unwrap_or(range.end);
+            return Some(start..end);
+        };
+        let first = origin.get(range.start)?;
+        let last = origin.get(range.end - 1)?;
         Some(first.start..last.end)
     }
 
@@ -82,7 +88,7 @@ impl View {
             }
             at += consumed;
         }
-        if text == self.text { None } else { Some(View { text, origin }) }
+        if text == self.text { None } else { Some(View { text, origin: Some(origin) }) }
     }
 }
 

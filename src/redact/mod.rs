@@ -23,6 +23,7 @@
 pub mod escapes;
 pub mod personal;
 pub mod rules;
+pub mod search;
 pub mod wrapped;
 
 use crate::json;
@@ -171,6 +172,15 @@ impl Redactor {
     /// characters are not learned: replacing them everywhere would hide
     /// ordinary words (generic account names are no user's name anyway).
     pub fn learn_user_names(&mut self, value: &Value) {
+        let names = self.user_names_in(value);
+        self.learn_names(names);
+    }
+
+    /// The user names [`Redactor::learn_user_names`] would learn from
+    /// `value`, in order of first sight (repeats included). Only reads: a
+    /// capture read in pieces collects them piece by piece and learns them
+    /// all, in the capture's order, with [`Redactor::learn_names`].
+    pub fn user_names_in(&self, value: &Value) -> Vec<String> {
         let mut names = Vec::new();
         // The path rules (their `accept` already refuses generic accounts).
         let path_rules: Vec<&Rule> =
@@ -183,20 +193,19 @@ impl Redactor {
                 }
             }
         });
+        names
+    }
+
+    /// Learns user names (see [`Redactor::learn_user_names`]) in the order
+    /// given, which numbers their placeholders.
+    pub fn learn_names(&mut self, names: impl IntoIterator<Item = String>) {
         // In order of first sight, so placeholders are numbered the same way on every run.
         for name in names {
             if !self.learned_user_names.insert(name.clone()) {
                 continue;
             }
-            if let Ok(regex) = Regex::new(&format!(r"\b{}\b", regex::escape(&name))) {
-                self.rules.push(Rule {
-                    id: KNOWN_USER_NAME_RULE.to_owned(),
-                    label: USER_LABEL.to_owned(),
-                    regex,
-                    groups: Vec::new(),
-                    accept: None,
-                    rescan_refused: false,
-                });
+            if let Ok(rule) = Rule::plain(KNOWN_USER_NAME_RULE, USER_LABEL, &format!(r"\b{}\b", regex::escape(&name))) {
+                self.rules.push(rule);
             }
         }
     }
@@ -206,126 +215,261 @@ impl Redactor {
     /// becomes the placeholder string: the written document must not hold
     /// it, and the lint reads numbers too.
     pub fn scrub_value(&mut self, value: &mut Value) {
-        stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
-            Value::String(text) => {
-                if let Some(scrubbed) = self.scrub_changed(text) {
-                    *text = scrubbed;
-                }
-            }
-            Value::Number(number) => {
-                // As the document will be written, so the lint sees the same text.
-                let mut lexeme = String::new();
-                json::write_number(&mut lexeme, number);
-                if let Some(scrubbed) = self.scrub_changed(&lexeme) {
-                    *value = Value::String(scrubbed);
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(|item| self.scrub_value(item)),
-            Value::Object(members) => {
-                let entries = std::mem::take(members);
-                for (name, mut member) in entries {
-                    let name = self.scrub_changed(&name).unwrap_or(name);
-                    self.scrub_value(&mut member);
-                    if is_secret_member(&name)
-                        && let Value::String(text) = &member
-                        && !text.is_empty()
-                        && !contains_placeholder(text)
-                    {
-                        let placeholder = self.placeholder(SECRET_MEMBER_LABEL, text);
-                        *self.replacements.entry(SECRET_MEMBER_RULE.to_owned()).or_default() += 1;
-                        member = Value::String(placeholder);
-                    }
-                    members.insert(name, member);
-                }
-            }
-            Value::Null | Value::Bool(_) => {}
-        })
+        let mut live = Live {
+            placeholders: &mut self.placeholders,
+            counters: &mut self.counters,
+            replacements: &mut self.replacements,
+        };
+        // A live table hands out every placeholder, so this cannot fail.
+        let _ = scrub_value_with(&self.rules, &mut live, value);
     }
 
     /// Scrubs one text.
     pub fn scrub_text(&mut self, text: &str) -> String {
-        self.scrub_changed(text).unwrap_or_else(|| text.to_owned())
+        let mut live = Live {
+            placeholders: &mut self.placeholders,
+            counters: &mut self.counters,
+            replacements: &mut self.replacements,
+        };
+        scrub_changed(&self.rules, &mut live, text).ok().flatten().unwrap_or_else(|| text.to_owned())
     }
 
-    /// The scrubbed text, or `None` when nothing needed replacing.
-    fn scrub_changed(&mut self, text: &str) -> Option<String> {
-        let mut current: Option<String> = None;
-        for _ in 0..MAX_ROUNDS {
-            let source = current.as_deref().unwrap_or(text);
-            let Some(next) = self.replace_once(source) else { break };
-            current = Some(next);
-        }
-        current
+    /// Scrubs `value` in place as [`Redactor::scrub_value`] would, without
+    /// changing the redactor, when every secret in it already has its
+    /// placeholder; the replacements it made are returned, to be counted
+    /// with [`Redactor::count`]. A secret seen for the first time is
+    /// [`NewSecret`], and `value` is then partly scrubbed (work on a copy):
+    /// its placeholder's number depends on what is scrubbed before it.
+    pub fn scrub_value_known(&self, value: &mut Value) -> Result<Replacements, NewSecret> {
+        let mut known = Known { placeholders: &self.placeholders, replacements: BTreeMap::new() };
+        scrub_value_with(&self.rules, &mut known, value)?;
+        Ok(Replacements(known.replacements))
     }
 
-    /// Finds secrets at the shallowest escape level that has any, replaces
-    /// them all, and returns the new text (`None`: nothing found).
-    fn replace_once(&mut self, text: &str) -> Option<String> {
-        for view in escapes::views(text) {
-            let hits = find_hits(&self.rules, &view.text);
-            if hits.is_empty() {
-                continue;
-            }
-            let mut edits: Vec<(Range<usize>, String)> = Vec::new();
-            for hit in hits {
-                let Some(span) = view.original_span(hit.range.clone()) else { continue };
-                if edits.iter().any(|(taken, _)| overlaps(taken, &span)) {
-                    continue;
-                }
-                let (id, label) = (self.rules[hit.rule].id.clone(), self.rules[hit.rule].label.clone());
-                let placeholder = self.placeholder(&label, &view.text[hit.range.clone()]);
-                *self.replacements.entry(id).or_default() += 1;
-                edits.push((span, placeholder));
-            }
-            if edits.is_empty() {
-                continue;
-            }
-            edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
-            let mut out = text.to_owned();
-            for (span, placeholder) in edits {
-                out.replace_range(span, &placeholder);
-            }
-            return Some(out);
-        }
-        None
+    /// [`Redactor::scrub_value_known`] for one text.
+    pub fn scrub_text_known(&self, text: &str) -> Result<(String, Replacements), NewSecret> {
+        let mut known = Known { placeholders: &self.placeholders, replacements: BTreeMap::new() };
+        let scrubbed = scrub_changed(&self.rules, &mut known, text)?.unwrap_or_else(|| text.to_owned());
+        Ok((scrubbed, Replacements(known.replacements)))
     }
 
-    /// The placeholder of `secret` (found by a rule with `label`), handing out
-    /// the next number for that label on first sight of the secret.
-    fn placeholder(&mut self, label: &str, secret: &str) -> String {
-        let key = escapes::views(secret).pop().map_or_else(|| secret.to_owned(), |view| view.text);
-        if let Some(existing) = self.placeholders.get(&key) {
-            return existing.clone();
+    /// Counts replacements made by [`Redactor::scrub_value_known`].
+    pub fn count(&mut self, replacements: Replacements) {
+        for (rule, count) in replacements.0 {
+            *self.replacements.entry(rule).or_default() += count;
         }
-        let counter = self.counters.entry(label.to_owned()).or_default();
-        *counter += 1;
-        let placeholder = format!("REDACTED_{label}_{counter}");
-        self.placeholders.insert(key, placeholder.clone());
-        placeholder
+    }
+
+    /// The rules of the lint, to lint documents on other threads while the
+    /// redactor goes on scrubbing (the rules no longer change once the user
+    /// names are learned).
+    pub fn linter(&self) -> Linter {
+        Linter { rules: self.rules.clone() }
     }
 
     /// Re-scans a finished document (its exact text and parsed value) and
     /// lists everything secret-looking that is not a placeholder. An empty
     /// list means the document may be written.
     pub fn lint(&self, text: &str, value: &Value) -> Vec<Finding> {
-        let mut findings = Vec::new();
-        for view in escapes::views(text) {
-            for hit in find_hits(&self.rules, &view.text) {
-                let Some(span) = view.original_span(hit.range.clone()) else { continue };
-                let (line, column) = json::line_column(text, span.start);
-                let finding = Finding {
-                    rule: self.rules[hit.rule].id.clone(),
-                    location: format!("line {line}, column {column}"),
-                    excerpt: mask(&view.text[hit.range]),
-                };
-                if !findings.contains(&finding) {
-                    findings.push(finding);
+        lint_with(&self.rules, text, value)
+    }
+}
+
+/// Replacements made by [`Redactor::scrub_value_known`], per rule id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Replacements(BTreeMap<String, usize>);
+
+/// A secret that has no placeholder yet (see [`Redactor::scrub_value_known`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewSecret;
+
+/// The lint of a [`Redactor`], apart from it (see [`Redactor::linter`]).
+#[derive(Clone, Debug)]
+pub struct Linter {
+    rules: Vec<Rule>,
+}
+
+impl Linter {
+    /// [`Redactor::lint`].
+    pub fn lint(&self, text: &str, value: &Value) -> Vec<Finding> {
+        lint_with(&self.rules, text, value)
+    }
+}
+
+/// Where placeholders come from while scrubbing.
+trait Assign {
+    /// The placeholder of `secret` (found by a rule with `label`), or
+    /// [`NewSecret`] when it would be a new one this table cannot hand out.
+    fn placeholder(&mut self, label: &str, secret: &str) -> Result<String, NewSecret>;
+    /// Counts one replacement by `rule`.
+    fn replaced(&mut self, rule: &str);
+}
+
+/// The redactor's own table: hands out the next number on first sight.
+struct Live<'a> {
+    placeholders: &'a mut HashMap<String, String>,
+    counters: &'a mut HashMap<String, usize>,
+    replacements: &'a mut BTreeMap<String, usize>,
+}
+
+impl Assign for Live<'_> {
+    fn placeholder(&mut self, label: &str, secret: &str) -> Result<String, NewSecret> {
+        let key = placeholder_key(secret);
+        if let Some(existing) = self.placeholders.get(&key) {
+            return Ok(existing.clone());
+        }
+        let counter = self.counters.entry(label.to_owned()).or_default();
+        *counter += 1;
+        let placeholder = format!("REDACTED_{label}_{counter}");
+        self.placeholders.insert(key, placeholder.clone());
+        Ok(placeholder)
+    }
+
+    fn replaced(&mut self, rule: &str) {
+        *self.replacements.entry(rule.to_owned()).or_default() += 1;
+    }
+}
+
+/// A read-only view of the table: known secrets only.
+struct Known<'a> {
+    placeholders: &'a HashMap<String, String>,
+    replacements: BTreeMap<String, usize>,
+}
+
+impl Assign for Known<'_> {
+    fn placeholder(&mut self, _label: &str, secret: &str) -> Result<String, NewSecret> {
+        self.placeholders.get(&placeholder_key(secret)).cloned().ok_or(NewSecret)
+    }
+
+    fn replaced(&mut self, rule: &str) {
+        *self.replacements.entry(rule.to_owned()).or_default() += 1;
+    }
+}
+
+/// One secret gets one placeholder however it was written: the key is the
+/// secret with every escape level decoded.
+fn placeholder_key(secret: &str) -> String {
+    escapes::views(secret).pop().map_or_else(|| secret.to_owned(), |view| view.text)
+}
+
+fn scrub_value_with(rules: &[Rule], table: &mut impl Assign, value: &mut Value) -> Result<(), NewSecret> {
+    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
+        Value::String(text) => {
+            if let Some(scrubbed) = scrub_changed(rules, table, text)? {
+                *text = scrubbed;
+            }
+            Ok(())
+        }
+        Value::Number(number) => {
+            // As the document will be written, so the lint sees the same text.
+            let mut lexeme = String::new();
+            json::write_number(&mut lexeme, number);
+            if let Some(scrubbed) = scrub_changed(rules, table, &lexeme)? {
+                *value = Value::String(scrubbed);
+            }
+            Ok(())
+        }
+        Value::Array(items) => items.iter_mut().try_for_each(|item| scrub_value_with(rules, table, item)),
+        Value::Object(members) => {
+            let entries = std::mem::take(members);
+            let mut failed = Ok(());
+            for (name, mut member) in entries {
+                if failed.is_err() {
+                    members.insert(name, member);
+                    continue;
                 }
+                let name = match scrub_changed(rules, table, &name) {
+                    Ok(changed) => changed.unwrap_or(name),
+                    Err(err) => {
+                        failed = Err(err);
+                        members.insert(name, member);
+                        continue;
+                    }
+                };
+                failed = scrub_value_with(rules, table, &mut member);
+                if failed.is_ok()
+                    && is_secret_member(&name)
+                    && let Value::String(text) = &member
+                    && !text.is_empty()
+                    && !contains_placeholder(text)
+                {
+                    match table.placeholder(SECRET_MEMBER_LABEL, text) {
+                        Ok(placeholder) => {
+                            table.replaced(SECRET_MEMBER_RULE);
+                            member = Value::String(placeholder);
+                        }
+                        Err(err) => failed = Err(err),
+                    }
+                }
+                members.insert(name, member);
+            }
+            failed
+        }
+        Value::Null | Value::Bool(_) => Ok(()),
+    })
+}
+
+/// The scrubbed text, or `None` when nothing needed replacing.
+fn scrub_changed(rules: &[Rule], table: &mut impl Assign, text: &str) -> Result<Option<String>, NewSecret> {
+    let mut current: Option<String> = None;
+    for _ in 0..MAX_ROUNDS {
+        let source = current.as_deref().unwrap_or(text);
+        let Some(next) = replace_once(rules, table, source)? else { break };
+        current = Some(next);
+    }
+    Ok(current)
+}
+
+/// Finds secrets at the shallowest escape level that has any, replaces
+/// them all, and returns the new text (`None`: nothing found).
+fn replace_once(rules: &[Rule], table: &mut impl Assign, text: &str) -> Result<Option<String>, NewSecret> {
+    for view in escapes::views(text) {
+        let hits = find_hits(rules, &view.text);
+        if hits.is_empty() {
+            continue;
+        }
+        let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+        for hit in hits {
+            let Some(span) = view.original_span(hit.range.clone()) else { continue };
+            if edits.iter().any(|(taken, _)| overlaps(taken, &span)) {
+                continue;
+            }
+            let placeholder = table.placeholder(&rules[hit.rule].label, &view.text[hit.range.clone()])?;
+            table.replaced(&rules[hit.rule].id);
+            edits.push((span, placeholder));
+        }
+        if edits.is_empty() {
+            continue;
+        }
+        edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
+        let mut out = text.to_owned();
+        for (span, placeholder) in edits {
+            out.replace_range(span, &placeholder);
+        }
+        return Ok(Some(out));
+    }
+    Ok(None)
+}
+
+/// Every finding of the lint in a document (see [`Redactor::lint`]).
+fn lint_with(rules: &[Rule], text: &str, value: &Value) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for view in escapes::views(text) {
+        for hit in find_hits(rules, &view.text) {
+            let Some(span) = view.original_span(hit.range.clone()) else { continue };
+            let (line, column) = json::line_column(text, span.start);
+            let finding = Finding {
+                rule: rules[hit.rule].id.clone(),
+                location: format!("line {line}, column {column}"),
+                excerpt: mask(&view.text[hit.range]),
+            };
+            if !findings.contains(&finding) {
+                findings.push(finding);
             }
         }
-        lint_members(value, String::new(), &mut findings);
-        findings
     }
+    lint_members(value, String::new(), &mut findings);
+    findings
 }
 
 /// One rule match in a view.

@@ -10,6 +10,7 @@
 //! The redaction table of `docs/captures.md` is written from
 //! [`BUILTIN_RULES`]; keep them in step (`tests/cli/docs_links.rs` checks it).
 
+use super::search::Finder;
 use super::{personal, wrapped};
 use regex::Regex;
 
@@ -471,6 +472,8 @@ pub struct Rule {
     pub label: String,
     /// The compiled pattern.
     pub regex: Regex,
+    /// The same pattern, searched fast on any text (see [`super::search`]).
+    pub finder: Finder,
     /// Groups holding the secret (empty = whole match).
     pub groups: Vec<usize>,
     /// Extra check on the secret.
@@ -479,13 +482,37 @@ pub struct Rule {
     pub rescan_refused: bool,
 }
 
+/// Compiles `pattern` for both searches.
+fn compile(pattern: &str) -> Result<(Regex, Finder), regex::Error> {
+    let regex = Regex::new(pattern)?;
+    let finder = Finder::new(pattern).map_err(|err| regex::Error::Syntax(err.0))?;
+    Ok((regex, finder))
+}
+
 impl Rule {
+    /// A rule that finds `pattern` (whole matches, no check): the learned
+    /// user names.
+    pub fn plain(id: &str, label: &str, pattern: &str) -> Result<Rule, regex::Error> {
+        let (regex, finder) = compile(pattern)?;
+        Ok(Rule {
+            id: id.to_owned(),
+            label: label.to_owned(),
+            regex,
+            finder,
+            groups: Vec::new(),
+            accept: None,
+            rescan_refused: false,
+        })
+    }
+
     /// Compiles a built-in rule.
     pub fn builtin(spec: &RuleSpec) -> Result<Rule, regex::Error> {
+        let (regex, finder) = compile(spec.pattern)?;
         Ok(Rule {
             id: spec.id.to_owned(),
             label: spec.label.to_owned(),
-            regex: Regex::new(spec.pattern)?,
+            regex,
+            finder,
             groups: spec.groups.to_vec(),
             accept: spec.accept,
             rescan_refused: spec.rescan_refused,
@@ -495,12 +522,13 @@ impl Rule {
     /// Compiles a user rule (`--redact-rule`): the first capture group is the
     /// secret when the pattern has one, else the whole match.
     pub fn custom(index: usize, pattern: &str) -> Result<Rule, regex::Error> {
-        let regex = Regex::new(pattern)?;
+        let (regex, finder) = compile(pattern)?;
         let groups = if regex.captures_len() > 1 { vec![1] } else { Vec::new() };
         Ok(Rule {
             id: format!("custom-{index}"),
             label: format!("CUSTOM{index}"),
             regex,
+            finder,
             groups,
             accept: None,
             rescan_refused: false,
@@ -519,28 +547,28 @@ impl Rule {
         let mut found = Vec::new();
         let mut at = 0;
         while at <= text.len() {
-            let Some(captures) = self.regex.captures_at(text, at) else { break };
-            let Some(whole) = captures.get(0) else { break };
+            let Some(captures) = self.finder.captures_at(text, at) else { break };
+            let Some(whole) = captures.group(0) else { break };
             let secret = if self.groups.is_empty() {
-                Some(whole)
+                Some(whole.clone())
             } else {
-                self.groups.iter().find_map(|&group| captures.get(group))
+                self.groups.iter().find_map(|&group| captures.group(group))
             };
             let accepted = secret.filter(|secret| {
                 let candidate = Candidate {
-                    secret: secret.as_str(),
-                    before: &text[..secret.start()],
-                    after: &text[secret.end()..],
+                    secret: &text[secret.clone()],
+                    before: &text[..secret.start],
+                    after: &text[secret.end..],
                 };
                 !secret.is_empty() && self.accept.is_none_or(|accept| accept(&candidate))
             });
             at = match accepted {
                 Some(secret) => {
-                    found.push((secret.range(), secret.as_str()));
-                    whole.end().max(whole.start() + 1)
+                    found.push((secret.clone(), &text[secret]));
+                    whole.end.max(whole.start + 1)
                 }
-                None if self.rescan_refused && whole.len() <= RETRY_WITHIN => next_char_boundary(text, whole.start()),
-                None => whole.end().max(whole.start() + 1),
+                None if self.rescan_refused && whole.len() <= RETRY_WITHIN => next_char_boundary(text, whole.start),
+                None => whole.end.max(whole.start + 1),
             };
         }
         found

@@ -285,3 +285,80 @@ fn a_session_built_from_the_hapi_corpus_inputs() -> Result<(), Box<dyn std::erro
     );
     Ok(())
 }
+
+/// Every document of `files` captured with `--window`, through the library.
+fn windows_of(files: &[PathBuf], out: &Path, window: usize) -> Vec<Value> {
+    let (suite, format) = conform::capture::find_format("chat", "hapi-messages").unwrap_or_else(|err| panic!("{err}"));
+    let options = conform::capture::CaptureOptions {
+        suite,
+        format,
+        files: files.to_vec(),
+        out: out.to_path_buf(),
+        name_prefix: String::new(),
+        window: Some(window),
+        redact_rules: vec![CUSTOM_RULE.to_owned()],
+        keep_personal_data: false,
+        fixture_version: None,
+        captured_on: None,
+        force_format: false,
+    };
+    let prepared = conform::capture::prepare(&options).unwrap_or_else(|err| panic!("{err}"));
+    prepared.fixtures.into_iter().map(|fixture| fixture.document).collect()
+}
+
+/// A session read through its index (windows built from their own
+/// messages) gives the documents of the same session cut whole: the session
+/// id holds an e-mail address that nothing else holds, so its placeholder
+/// is numbered after every message and the case is read whole and cut.
+#[test]
+fn windows_read_through_the_index_are_the_windows_of_the_whole_session() -> Result<(), Box<dyn std::error::Error>> {
+    let root = tempfile::tempdir()?;
+    let (messages, agent_state) = SessionBuilder::build();
+    let streamed_dump = root.path().join("streamed");
+    let whole_dump = root.path().join("whole");
+    std::fs::create_dir_all(&streamed_dump)?;
+    std::fs::create_dir_all(&whole_dump)?;
+    let streamed_files = write_dump(&streamed_dump, &messages, &agent_state);
+    let whole_files = write_dump(&whole_dump, &messages, &agent_state);
+    let session = whole_dump.join("session.json");
+    let text = std::fs::read_to_string(&session)?.replace("\"sess-7f3a\"", "\"sess-7f3a-ops@corp-mail.net\"");
+    std::fs::write(&session, text)?;
+    for window in [7, 20, 64] {
+        let streamed = windows_of(&streamed_files, &root.path().join("a"), window);
+        let whole = windows_of(&whole_files, &root.path().join("b"), window);
+        assert_eq!(streamed.len(), whole.len(), "--window {window}");
+        assert!(streamed.len() > 2, "--window {window}: {} windows", streamed.len());
+        for (index, (a, b)) in streamed.iter().zip(&whole).enumerate() {
+            assert_eq!(a["input"], b["input"], "--window {window}, window {}: inputs differ", index + 1);
+            assert_eq!(a["expected"], b["expected"], "--window {window}, window {}: expectations differ", index + 1);
+        }
+    }
+    Ok(())
+}
+
+/// A secret the lint finds in a late window (a `--redact-rule` that only
+/// matches the written text: a backslash escape) fails the capture after
+/// earlier windows were written: they are removed again.
+#[test]
+fn a_late_window_that_fails_the_lint_leaves_no_pending_file() -> Result<(), Box<dyn std::error::Error>> {
+    let root = tempfile::tempdir()?;
+    let dump = root.path().join("dump");
+    std::fs::create_dir_all(&dump)?;
+    let (mut messages, agent_state) = SessionBuilder::build();
+    let late = messages.len() - 10;
+    messages[late]["content"]["content"] = json!({"type": "text", "text": "LEAK\nTAIL"});
+    let files = write_dump(&dump, &messages, &agent_state);
+    let out = root.path().join("fixtures").join("chat");
+    let out_arg = out.to_string_lossy().into_owned();
+    let mut args: Vec<String> =
+        ["capture", "chat", "--from", "hapi-messages", "--out", &out_arg, "--window", "20"].map(str::to_owned).to_vec();
+    args.extend(["--redact-rule".into(), r"LEAK\\nTAIL".into()]);
+    args.extend(files.iter().map(|f| f.to_string_lossy().into_owned()));
+    let output = conform(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(output.code, Some(2), "{}", output.text());
+    assert!(output.stderr.contains("refusing to write: secret-looking content remains"), "{}", output.stderr);
+    assert!(output.stderr.contains("removed the") && output.stderr.contains("pending fixtures"), "{}", output.stderr);
+    assert!(files_ending(&out, ".json.new").is_empty(), "{:?}", files_ending(&out, ".json.new"));
+    assert!(files_ending(&out, ".tmp").is_empty());
+    Ok(())
+}

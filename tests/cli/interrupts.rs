@@ -175,9 +175,44 @@ fn capture_tree() -> (tempfile::TempDir, Vec<String>) {
     (dir, args)
 }
 
+/// What an interrupted capture may leave: whole pending files, nothing else.
+fn whole_pending_files_only(dir: &Path) {
+    for entry in std::fs::read_dir(dir.join("out/chat")).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        assert!(name.ends_with(".json.new"), "{name}: an interrupted capture leaves only pending files");
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        assert!(conform::json::parse_value(&text).is_ok(), "{name}: half-written");
+    }
+}
+
 #[test]
 fn capture_interrupted_leaves_no_temporary_file() {
-    rounds(&capture_tree, 4, &|at| vec![(at, libc::SIGINT)], &|_| {});
+    // Fixtures are written as their windows are ready: a signal during the
+    // capture leaves the windows written so far, each whole.
+    for number in [libc::SIGINT, libc::SIGTERM] {
+        rounds(&capture_tree, 4, &|at| vec![(at, number)], &whole_pending_files_only);
+    }
+}
+
+/// `--accept` writes in place only once every window passed (they wait in
+/// temporary files until then): an interrupted capture leaves none of them,
+/// or, when the signal comes while they are renamed into place, some, each
+/// whole, and never a temporary file.
+#[test]
+fn capture_with_accept_interrupted_leaves_whole_fixtures_only() {
+    let accepting = || {
+        let (dir, mut args) = capture_tree();
+        args.insert(1, "--accept".into());
+        (dir, args)
+    };
+    rounds(&accepting, 4, &|at| vec![(at, libc::SIGINT)], &|dir| {
+        for entry in std::fs::read_dir(dir.join("out/chat")).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            assert!(name.ends_with(".json") && !name.starts_with('.'), "{name}");
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            assert!(conform::json::parse_value(&text).is_ok(), "{name}: half-written");
+        }
+    });
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod sniff;
 
 pub use sniff::{Sniff, SniffFn};
 
+use crate::redact::{NewSecret, Redactor};
 use serde_json::Value;
 use std::path::PathBuf;
 use thiserror::Error;
@@ -113,11 +114,88 @@ pub enum ImportFailure {
     Empty(&'static str),
 }
 
-/// Reads capture files into case inputs.
+/// Reads capture files into case inputs (formats whose cases are read
+/// whole, file by file, through [`per_file`]).
 pub type ImportFn = fn(&[SourceFile]) -> Result<Imported, ImportFailure>;
 
 /// Cuts one case input into windows of about `size` items.
 pub type WindowFn = fn(&Value, usize) -> Vec<Window>;
+
+/// The user names a value reveals (the redactor's
+/// [`crate::redact::Redactor::user_names_in`]), lent to a format that reads
+/// its capture in pieces, so that it collects them in the capture's order.
+pub type NamesFn<'a> = &'a (dyn Fn(&Value) -> Vec<String> + Sync);
+
+/// Opens the capture files: reads what the format must hold whole (an
+/// index, a session object) and the user names of every case, in order.
+pub type OpenFn = fn(&[PathBuf], NamesFn<'_>) -> Result<Opened, ImportFailure>;
+
+/// What a format made of the capture files before any case is built.
+pub struct Opened {
+    /// The cases, in a stable order.
+    pub cases: Box<dyn CaseSource>,
+    /// The user names every case reveals, in order of sight (repeats
+    /// allowed): they are learned before anything is scrubbed.
+    pub user_names: Vec<String>,
+    /// One line per thing worth telling the user.
+    pub notices: Vec<String>,
+}
+
+/// The cases of an opened capture, one at a time.
+pub trait CaseSource: Send {
+    /// The next case, `None` after the last.
+    fn next_case(&mut self) -> Option<Result<Case, ImportFailure>>;
+}
+
+/// One case of a capture.
+pub enum Case {
+    /// A case held whole.
+    Whole(CapturedCase),
+    /// A case whose items stay in the capture files until a window needs
+    /// them.
+    Indexed(Box<dyn IndexedCase>),
+}
+
+/// A window of an [`IndexedCase`]: items `first..=last`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedWindow {
+    /// Index of its first item.
+    pub first: usize,
+    /// Index of its last item.
+    pub last: usize,
+    /// Whether it is longer than asked.
+    pub oversized: bool,
+}
+
+/// A case read through an index (see `docs/captures.md`, "Large captures"):
+/// the pipeline plans its windows, reads each window's items once, in
+/// order, scrubs them, and asks the case for the rest of the window's input.
+pub trait IndexedCase: Send {
+    /// A name for it, before any prefix.
+    fn label(&self) -> &str;
+    /// Where it came from.
+    fn provenance(&self) -> &Provenance;
+    /// Plans windows of about `size` items (remembered for the calls below,
+    /// which name a window by its index in the plan).
+    fn plan(&mut self, size: usize) -> Vec<PlannedWindow>;
+    /// Reads items `first..=last`, as they would be in the whole input.
+    fn read_items(&mut self, first: usize, last: usize) -> Result<Vec<Value>, ImportFailure>;
+    /// Window `index`'s input from its scrubbed `items`: what else it takes
+    /// from the case (permissions of its tool calls, …) is scrubbed with
+    /// [`Redactor::scrub_value_known`]; [`NewSecret`] when that holds a
+    /// secret without a placeholder yet (the window then waits for the end
+    /// of the case, see [`IndexedCase::late_window_input`]).
+    fn window_input(&self, index: usize, items: Vec<Value>, redactor: &Redactor) -> Result<Value, NewSecret>;
+    /// The case input without its items, for scrubbing once all items are.
+    fn rest(&self) -> Value;
+    /// Window `index`'s input from its scrubbed `items` and the scrubbed
+    /// [`IndexedCase::rest`] (every secret of the case has its placeholder
+    /// by then).
+    fn late_window_input(&self, index: usize, items: Vec<Value>, rest: &Value, redactor: &Redactor) -> Value;
+    /// The whole case, read into memory (when it is not cut, or cannot be
+    /// cut while streaming).
+    fn into_whole(self: Box<Self>) -> Result<CapturedCase, ImportFailure>;
+}
 
 /// A capture file format. See the module docs.
 #[derive(Clone, Copy, Debug)]
@@ -128,9 +206,11 @@ pub struct CaptureFormat {
     pub name: &'static str,
     /// One line saying what files it reads.
     pub summary: &'static str,
-    /// The importer.
-    pub import: ImportFn,
-    /// The window function, when cases can be cut (`--window`).
+    /// Opens the capture files.
+    pub open: OpenFn,
+    /// The window function, when cases can be cut (`--window`); it cuts a
+    /// case held whole, and [`IndexedCase::plan`] plans the same windows
+    /// for a case read through an index.
     pub window: Option<WindowFn>,
     /// Tells from a file's first lines whether it is of this format, so
     /// that a file given with the wrong `--from` (or for the wrong suite) is

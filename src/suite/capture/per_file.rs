@@ -10,7 +10,7 @@
 //! and is never a capture of its own.
 
 use super::lines::ImportError;
-use super::{CapturedCase, ImportFailure, Imported, Provenance, SourceFile};
+use super::{CapturedCase, Case, CaseSource, ImportFailure, Imported, NamesFn, Opened, Provenance, SourceFile};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -74,6 +74,104 @@ pub fn import(files: &[SourceFile], stream: &Stream) -> Result<Imported, ImportF
         return Err(ImportFailure::Empty(stream.noun));
     }
     Ok(imported)
+}
+
+/// Bytes of capture text whose cases [`open`] keeps from its first pass
+/// (the user names) for the second; beyond it, files are read again.
+pub const KEEP_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Opens per-file captures as [`import`] reads them, one file at a time:
+/// each file's text is dropped once its cases are built. The user names of
+/// every case must be learned before any is scrubbed, so each file is
+/// imported once for its names and notices; its cases are kept for the
+/// pipeline while the files read so far hold at most [`KEEP_BYTES`], and the
+/// files after that are imported again when their turn comes.
+pub fn open(paths: &[PathBuf], stream: &Stream, names_in: NamesFn<'_>) -> Result<Opened, ImportFailure> {
+    let is_companion = |path: &Path| stream.companion.is_some_and(|suffix| display_name(path).ends_with(suffix));
+    let mut notices = Vec::new();
+    let mut user_names = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut kept_bytes = 0u64;
+    let mut cases = 0;
+    for path in paths.iter().filter(|path| !is_companion(path)) {
+        let (imported, bytes) = import_one(path, paths, stream)?;
+        notices.extend(imported.notices);
+        cases += imported.cases.len();
+        for case in &imported.cases {
+            user_names.extend(names_in(&case.input));
+        }
+        kept_bytes = kept_bytes.saturating_add(bytes);
+        let keep = kept_bytes <= KEEP_BYTES;
+        pending.push(Pending { path: path.clone(), cases: keep.then_some(imported.cases) });
+    }
+    if cases == 0 {
+        return Err(ImportFailure::Empty(stream.noun));
+    }
+    let source =
+        Files { paths: paths.to_vec(), stream: *stream, pending: pending.into(), current: Vec::new().into_iter() };
+    Ok(Opened { cases: Box::new(source), user_names, notices })
+}
+
+/// A capture file of [`open`] and its cases, when they were kept.
+struct Pending {
+    path: PathBuf,
+    cases: Option<Vec<CapturedCase>>,
+}
+
+/// The cases of [`open`], file by file.
+struct Files {
+    paths: Vec<PathBuf>,
+    stream: Stream,
+    pending: std::collections::VecDeque<Pending>,
+    current: std::vec::IntoIter<CapturedCase>,
+}
+
+impl CaseSource for Files {
+    fn next_case(&mut self) -> Option<Result<Case, ImportFailure>> {
+        loop {
+            if let Some(case) = self.current.next() {
+                return Some(Ok(Case::Whole(case)));
+            }
+            let Pending { path, cases } = self.pending.pop_front()?;
+            let cases = match cases {
+                Some(cases) => cases,
+                None => match import_one(&path, &self.paths, &self.stream) {
+                    Ok((imported, _)) => imported.cases,
+                    Err(err) => return Some(Err(err)),
+                },
+            };
+            self.current = cases.into_iter();
+        }
+    }
+}
+
+/// Imports one capture file (with its companion) as [`import`] would;
+/// returns its cases and notices and the bytes read.
+fn import_one(path: &Path, paths: &[PathBuf], stream: &Stream) -> Result<(Imported, u64), ImportFailure> {
+    let file = read_source(path)?;
+    let bytes = file.text.len() as u64;
+    let mut given = vec![file];
+    if let Some(suffix) = stream.companion {
+        let name = display_name(path);
+        let base = name.strip_suffix(".jsonl").unwrap_or(&name);
+        let wanted = format!("{base}{suffix}");
+        if let Some(companion) = paths.iter().find(|p| display_name(p) == wanted) {
+            given.push(read_source(companion)?);
+        }
+    }
+    let imported = import(&given, stream)?;
+    Ok((imported, bytes))
+}
+
+/// Reads a capture file (already checked to be readable UTF-8).
+pub fn read_source(path: &Path) -> Result<SourceFile, ImportFailure> {
+    let bytes = std::fs::read(path)
+        .map_err(|err| ImportFailure::Read { path: path.to_path_buf(), message: err.to_string() })?;
+    let text = String::from_utf8(bytes).map_err(|err| ImportFailure::Read {
+        path: path.to_path_buf(),
+        message: format!("not UTF-8 (byte offset {})", err.utf8_error().valid_up_to()),
+    })?;
+    Ok(SourceFile { path: path.to_path_buf(), text })
 }
 
 /// The companion of `file`: given on the command line, else found beside it.

@@ -59,7 +59,7 @@ impl Suite for ChatSuite {
             name: "hapi-messages",
             summary: "HAPI GET /api/sessions/:id/messages response bodies (pages may overlap and come in any order), \
                       NDJSON streams of DecryptedMessage, and optionally the session object for agentState",
-            import: capture::hapi_messages::import,
+            open: capture::hapi_messages::open,
             window: Some(capture::window::cut),
             sniff: capture::hapi_messages::sniff,
         }]

@@ -46,7 +46,7 @@ impl Suite for ClaudeDisplay {
             name: "claude-stream-json",
             summary: "Claude stream-json stdout (with its NAME.stdin.jsonl companion) or a session transcript \
                       (~/.claude/projects/…/SESSION.jsonl); one case per file",
-            import: capture::import,
+            open: capture::open,
             window: None,
             sniff: crate::suites::claude_stream::sniff_stream_or_transcript,
         }]

@@ -2,28 +2,35 @@
 //! `query()` run of a stream-json capture (see [`crate::suites::claude_stream`]).
 
 use crate::suite::capture::per_file::{self, FileImport, Stream};
-use crate::suite::capture::{ImportFailure, Imported, SourceFile};
+use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
+use std::path::PathBuf;
 use crate::suites::claude_stream;
+
+/// How the files are read.
+const STREAM: Stream = Stream {
+    import: |text, client| {
+        let import = claude_stream::import_events(text, client)?;
+        Ok(FileImport { note: import.note(), inputs: import.inputs })
+    },
+    companion: Some(".stdin.jsonl"),
+    list: "messages",
+    noun: "messages",
+};
+
+/// Opens the captures file by file (see [`per_file::open`]).
+pub fn open(paths: &[PathBuf], names_in: NamesFn<'_>) -> Result<Opened, ImportFailure> {
+    per_file::open(paths, &STREAM, names_in)
+}
 
 /// Imports stream-json captures, each with its `.stdin.jsonl` companion,
 /// reporting transcript lines left out and a last line cut mid-write.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
-    let stream = Stream {
-        import: |text, client| {
-            let import = claude_stream::import_events(text, client)?;
-            Ok(FileImport { note: import.note(), inputs: import.inputs })
-        },
-        companion: Some(".stdin.jsonl"),
-        list: "messages",
-        noun: "messages",
-    };
-    per_file::import(files, &stream)
+    per_file::import(files, &STREAM)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     fn file(name: &str, text: &str) -> SourceFile {
         SourceFile { path: PathBuf::from(name), text: text.to_owned() }

@@ -46,7 +46,7 @@ impl Suite for ClaudeEventsSuite {
             name: "claude-stream-json",
             summary: "stdout of `claude -p --output-format stream-json --verbose` (with its NAME.stdin.jsonl \
                       companion when there is one); one case per query() run",
-            import: capture::import,
+            open: capture::open,
             window: None,
             sniff: crate::suites::claude_stream::sniff_stream,
         }]

@@ -20,7 +20,8 @@ use crate::json::to_compact_string;
 use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, parse_companion_lines};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
-use crate::suite::capture::{ImportFailure, Imported, SourceFile};
+use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
+use std::path::PathBuf;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -121,9 +122,16 @@ fn is_json_rpc(value: &Value) -> bool {
 /// `--from codex-app-server-jsonl`: one case per capture file, with its
 /// `.client.jsonl` companion.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
-    let stream =
-        Stream { import: import_app_server_file, companion: Some(".client.jsonl"), list: "frames", noun: "frames" };
-    per_file::import(files, &stream)
+    per_file::import(files, &STREAM)
+}
+
+/// How the files are read.
+const STREAM: Stream =
+    Stream { import: import_app_server_file, companion: Some(".client.jsonl"), list: "frames", noun: "frames" };
+
+/// Opens the captures file by file (see [`per_file::open`]).
+pub fn open(paths: &[PathBuf], names_in: NamesFn<'_>) -> Result<Opened, ImportFailure> {
+    per_file::open(paths, &STREAM, names_in)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ impl Suite for CodexAppServerEventsSuite {
         &[CaptureFormat {
             name: "codex-app-server-jsonl",
             summary: "stdout of `codex app-server` (with its NAME.client.jsonl companion); one case per file",
-            import: capture::import,
+            open: capture::open,
             window: None,
             sniff: capture::sniff,
         }]

@@ -17,7 +17,8 @@
 use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
-use crate::suite::capture::{ImportFailure, Imported, SourceFile};
+use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
+use std::path::PathBuf;
 use serde_json::{Map, Value};
 
 /// Imports a `codex exec --json` capture as one `codex-exec-events` input
@@ -76,8 +77,15 @@ pub fn sniff(text: &str) -> Sniff {
 
 /// `--from codex-exec-jsonl`: one case per capture file.
 pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
-    let stream = Stream { import: |text, _| import_exec_file(text), companion: None, list: "lines", noun: "lines" };
-    per_file::import(files, &stream)
+    per_file::import(files, &STREAM)
+}
+
+/// How the files are read.
+const STREAM: Stream = Stream { import: |text, _| import_exec_file(text), companion: None, list: "lines", noun: "lines" };
+
+/// Opens the captures file by file (see [`per_file::open`]).
+pub fn open(paths: &[PathBuf], names_in: NamesFn<'_>) -> Result<Opened, ImportFailure> {
+    per_file::open(paths, &STREAM, names_in)
 }
 
 #[cfg(test)]

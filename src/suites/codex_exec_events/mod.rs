@@ -45,7 +45,7 @@ impl Suite for CodexExecEventsSuite {
         &[CaptureFormat {
             name: "codex-exec-jsonl",
             summary: "stdout of `codex exec --json`; one case per file",
-            import: capture::import,
+            open: capture::open,
             window: None,
             sniff: capture::sniff,
         }]

@@ -11,87 +11,106 @@
 //! rows are de-duplicated by `id` and ordered by `seq`, as the server orders
 //! them. All files together are one session, so one case.
 //!
+//! The rows are not held: [`open`] reads each file once (an NDJSON stream
+//! line by line, a page or array as one document) and keeps an index entry
+//! per row: where its bytes are, a hash of them, what it says about tool
+//! calls ([`window::Mentions`]), its `id`, `seq` and `createdAt`, and the user
+//! names it reveals. De-duplication compares a copy with the row kept so far
+//! by their bytes, and by value (re-reading the kept row) when the bytes
+//! differ. The case ([`HapiCase`]) reads a window's rows back by their
+//! offsets when the window is built, and refuses a row whose bytes changed
+//! since. Only the session object (for `agentState`) is held whole.
+//!
 //! [`sniff`] knows these files by the same shapes.
 
+use super::window::{self, Interner, Mentions, Planned, StateIndex};
 use crate::compare::values_equal;
-use crate::json::{self, JsonLine, parse_json_lines};
+use crate::json::{self, JsonError, parse_json_lines};
+use crate::redact::{NewSecret, Redactor};
 use crate::suite::capture::lines::type_name;
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
-use crate::suite::capture::{CapturedCase, ImportFailure, Imported, Provenance, SourceFile};
+use crate::suite::capture::{
+    Case, CaseSource, CapturedCase, ImportFailure, IndexedCase, NamesFn, Opened, PlannedWindow, Provenance,
+};
 use serde_json::{Map, Value, json};
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::hash::{Hash, Hasher};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 
-/// One message row and where it was read.
-#[derive(Clone, Debug)]
-struct Row {
-    message: Value,
-    file: usize,
+/// One kept row: where it is and what the case needs to know about it.
+#[derive(Debug)]
+struct Entry {
+    file: u32,
+    offset: u64,
+    len: u32,
+    hash: u64,
+    id: Option<Box<str>>,
+    seq: Option<f64>,
+    seq_int: Option<i64>,
+    created_at: Option<f64>,
+    invoked: bool,
+    mentions: Mentions,
+    names: Box<[Box<str>]>,
 }
 
-/// What the page envelope says about older history.
-#[derive(Clone, Debug)]
-struct PageInfo {
-    ids: Vec<String>,
-    older_exist: bool,
-}
-
-#[derive(Debug, Default)]
-struct Collected {
-    rows: Vec<Row>,
-    pages: Vec<PageInfo>,
-    sessions: Vec<(usize, Value)>,
+/// What the files said, as they are read.
+struct Collector<'n> {
+    names_in: NamesFn<'n>,
+    paths: Vec<PathBuf>,
+    reader: RowReader,
+    interner: Interner,
+    kept: Vec<Entry>,
+    by_id: HashMap<Box<str>, usize>,
+    rows_read: usize,
+    without_id: usize,
+    /// Ids of rows in pages that say older rows exist.
+    older_pages: HashSet<Box<str>>,
+    /// The last session object given, its file, and how many were given.
+    session: Option<(usize, Value)>,
+    sessions: usize,
     /// Files (pages or streams) that held messages.
     units: usize,
-    /// What the user is told about the files (a stream's last line cut
-    /// mid-write).
     notices: Vec<String>,
 }
 
-/// Reads the files into one chat case. See the module docs.
-pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
-    let mut collected = Collected::default();
-    for (index, file) in files.iter().enumerate() {
-        read_file(index, file, &mut collected)?;
+/// Opens the files of one session (see the module docs).
+pub fn open(paths: &[PathBuf], names_in: NamesFn<'_>) -> Result<Opened, ImportFailure> {
+    let mut collector = Collector {
+        names_in,
+        paths: paths.to_vec(),
+        reader: RowReader::new(paths.to_vec()),
+        interner: Interner::default(),
+        kept: Vec::new(),
+        by_id: HashMap::new(),
+        rows_read: 0,
+        without_id: 0,
+        older_pages: HashSet::new(),
+        session: None,
+        sessions: 0,
+        units: 0,
+        notices: Vec::new(),
+    };
+    for (index, path) in paths.iter().enumerate() {
+        read_file(index, path, &mut collector)?;
     }
-    if collected.rows.is_empty() {
+    if collector.kept.is_empty() {
         return Err(ImportFailure::Empty("messages"));
     }
-    let mut notices = std::mem::take(&mut collected.notices);
-    let total_rows = collected.rows.len();
-    let rows = deduplicate(collected.rows, files, &mut notices);
-    let dropped = total_rows - rows.len();
-    let messages: Vec<Value> = rows.into_iter().map(|row| row.message).collect();
+    let (case, user_names, notices) = collector.finish();
+    Ok(Opened { cases: Box::new(OneCase(Some(Box::new(case)))), user_names, notices })
+}
 
-    let (agent_state, session_id) = session_state(&collected.sessions, files, &mut notices);
-    let has_more = older_history_exists(&collected.pages, &messages);
-    note_seq_gaps(&messages, &mut notices);
+/// The one case of a HAPI capture.
+struct OneCase(Option<Box<HapiCase>>);
 
-    let seqs: Vec<f64> = messages.iter().filter_map(|m| m.get("seq").and_then(Value::as_f64)).collect();
-    let mut detail = Vec::new();
-    if let (Some(first), Some(last)) = (seqs.first(), seqs.last()) {
-        detail.push(format!("seq {}–{}", json::format_js_number(*first), json::format_js_number(*last)));
+impl CaseSource for OneCase {
+    fn next_case(&mut self) -> Option<Result<Case, ImportFailure>> {
+        self.0.take().map(|case| Ok(Case::Indexed(case)))
     }
-    if collected.units > 1 {
-        detail.push(format!("{} pages or streams", collected.units));
-    }
-    if dropped > 0 {
-        detail.push(format!("{dropped} duplicate rows dropped"));
-    }
-    let label = session_id.unwrap_or_else(|| files.first().map_or_else(|| "capture".to_owned(), stem));
-    let provenance = Provenance {
-        sources: files.iter().map(SourceFile::file_name).collect(),
-        captured_on: capture_day(&messages),
-        items: messages.len(),
-        noun: "messages",
-        detail: (!detail.is_empty()).then(|| detail.join("; ")),
-    };
-    let input = json!({
-        "messages": messages,
-        "agentState": agent_state,
-        "options": {"hasMoreMessages": has_more},
-    });
-    Ok(Imported { cases: vec![CapturedCase { input, label, provenance }], notices })
 }
 
 /// Sniffs a HAPI file: its first value is a messages page, a
@@ -117,74 +136,559 @@ fn is_hapi_value(value: &Value) -> bool {
     }
 }
 
-fn stem(file: &SourceFile) -> String {
-    let name = file.file_name();
+impl Collector<'_> {
+    fn file_label(&self, index: usize) -> String {
+        self.paths.get(index).map_or_else(|| format!("file {index}"), |path| file_name(path))
+    }
+
+    /// Takes one row, read from `bytes` (its text) at `offset` of file `file`.
+    fn take_row(&mut self, file: usize, message: Value, bytes: &str, offset: u64) -> Result<(), String> {
+        self.rows_read += 1;
+        let entry = self.entry(file, &message, bytes, offset);
+        let Some(id) = entry.id.clone() else {
+            self.without_id += 1;
+            self.kept.push(entry);
+            return Ok(());
+        };
+        let Some(&at) = self.by_id.get(&id) else {
+            self.by_id.insert(id, self.kept.len());
+            self.kept.push(entry);
+            return Ok(());
+        };
+        if self.same_row(at, &message, bytes)? {
+            return Ok(());
+        }
+        let (kept_invoked, new_invoked) = (self.kept[at].invoked, entry.invoked);
+        // A row the agent has consumed (`invokedAt` stamped) is the later
+        // state of a queued one; otherwise the copy read later wins.
+        let keep_new = new_invoked || !kept_invoked;
+        let (winner, loser) = if keep_new { (file, self.kept[at].file as usize) } else { (self.kept[at].file as usize, file) };
+        let (winner_invoked, loser_invoked) =
+            if keep_new { (new_invoked, kept_invoked) } else { (kept_invoked, new_invoked) };
+        self.notices.push(format!(
+            "message {id} differs between {} and {}; kept the one from {} ({})",
+            self.file_label(loser),
+            self.file_label(winner),
+            self.file_label(winner),
+            if winner_invoked && !loser_invoked { "it carries invokedAt" } else { "read later" }
+        ));
+        if keep_new {
+            self.kept[at] = entry;
+        }
+        Ok(())
+    }
+
+    /// Whether the row kept at `at` and a new copy are the same message: the
+    /// same bytes, or the same value.
+    fn same_row(&mut self, at: usize, message: &Value, bytes: &str) -> Result<bool, String> {
+        let kept = &self.kept[at];
+        let kept_bytes = self.reader.read(kept.file as usize, kept.offset, kept.len).map_err(|err| err.to_string())?;
+        if kept_bytes.as_bytes() == bytes.as_bytes() {
+            return Ok(true);
+        }
+        let kept_value = json::parse_value(&kept_bytes).map_err(|err| err.to_string())?;
+        Ok(values_equal(&kept_value, message))
+    }
+
+    fn entry(&mut self, file: usize, message: &Value, bytes: &str, offset: u64) -> Entry {
+        let number = |key: &str| message.get(key).and_then(Value::as_f64);
+        let mut names: Vec<Box<str>> = Vec::new();
+        for name in (self.names_in)(message) {
+            if !names.iter().any(|known| **known == *name) {
+                names.push(name.into());
+            }
+        }
+        Entry {
+            file: u32::try_from(file).unwrap_or(u32::MAX),
+            offset,
+            len: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+            hash: hash_bytes(bytes.as_bytes()),
+            id: message.get("id").and_then(Value::as_str).map(Box::from),
+            seq: number("seq"),
+            seq_int: message.get("seq").and_then(Value::as_i64),
+            created_at: number("createdAt"),
+            invoked: message.get("invokedAt").is_some_and(|v| !v.is_null()),
+            mentions: window::scan(message, &mut self.interner),
+            names: names.into(),
+        }
+    }
+
+    /// Sorts the rows, and builds the case and its notices.
+    fn finish(mut self) -> (HapiCase, Vec<String>, Vec<String>) {
+        let mut notices = std::mem::take(&mut self.notices);
+        if self.without_id > 0 {
+            notices.push(format!("{} messages have no string `id` and could not be de-duplicated", self.without_id));
+        }
+        let mut entries = std::mem::take(&mut self.kept);
+        entries.sort_by(order);
+        let dropped = self.rows_read - entries.len();
+
+        let (agent_state, session_id) = match &self.session {
+            None => (Value::Null, None),
+            Some((file, session)) => {
+                if self.sessions > 1 {
+                    notices.push(format!(
+                        "{} session objects given; agentState comes from the last, {}",
+                        self.sessions,
+                        self.file_label(*file)
+                    ));
+                }
+                let state = session.get("agentState").cloned().unwrap_or(Value::Null);
+                (state, session.get("id").and_then(Value::as_str).map(str::to_owned))
+            }
+        };
+        let has_more = entries.first().and_then(|e| e.id.as_ref()).is_some_and(|id| self.older_pages.contains(id));
+        note_seq_gaps(&entries, &mut notices);
+
+        let seqs: Vec<f64> = entries.iter().filter_map(|e| e.seq).collect();
+        let mut detail = Vec::new();
+        if let (Some(first), Some(last)) = (seqs.first(), seqs.last()) {
+            detail.push(format!("seq {}–{}", json::format_js_number(*first), json::format_js_number(*last)));
+        }
+        if self.units > 1 {
+            detail.push(format!("{} pages or streams", self.units));
+        }
+        if dropped > 0 {
+            detail.push(format!("{dropped} duplicate rows dropped"));
+        }
+        let label = session_id.unwrap_or_else(|| self.paths.first().map_or_else(|| "capture".to_owned(), |p| stem(p)));
+        let provenance = Provenance {
+            sources: self.paths.iter().map(|path| file_name(path)).collect(),
+            captured_on: capture_day(&entries),
+            items: entries.len(),
+            noun: "messages",
+            detail: (!detail.is_empty()).then(|| detail.join("; ")),
+        };
+        let mut user_names: Vec<String> =
+            entries.iter().flat_map(|entry| entry.names.iter().map(|name| name.to_string())).collect();
+        let mut rest = Map::new();
+        rest.insert("agentState".to_owned(), agent_state);
+        rest.insert("options".to_owned(), json!({"hasMoreMessages": has_more}));
+        user_names.extend((self.names_in)(&Value::Object(rest.clone())));
+        let case = HapiCase {
+            label,
+            provenance,
+            reader: self.reader,
+            entries,
+            interner: self.interner,
+            rest,
+            state: None,
+            opened: Vec::new(),
+            windows: Vec::new(),
+        };
+        (case, user_names, notices)
+    }
+}
+
+fn order(a: &Entry, b: &Entry) -> Ordering {
+    let by = |x: Option<f64>, y: Option<f64>| match (x, y) {
+        (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    };
+    let id = |e: &Entry| e.id.as_deref().unwrap_or("").to_owned();
+    by(a.seq, b.seq).then_with(|| by(a.created_at, b.created_at)).then_with(|| id(a).cmp(&id(b)))
+}
+
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    hasher.finish()
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn stem(path: &Path) -> String {
+    let name = file_name(path);
     match name.split_once('.') {
         Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
         _ => name,
     }
 }
 
-fn read_file(index: usize, file: &SourceFile, collected: &mut Collected) -> Result<(), ImportFailure> {
-    let shape_error = |message: String| ImportFailure::Shape { path: file.path.clone(), message };
-    let rows_before = collected.rows.len();
-    match json::parse_value(&file.text) {
-        Ok(value) => take_value(index, value, collected).map_err(shape_error)?,
-        Err(whole) => {
-            let mut lines = parse_json_lines(&file.text);
-            if lines.len() <= 1 {
-                return Err(shape_error(format!("{}:{}: not JSON: {}", whole.line, whole.column, whole.message)));
-            }
-            // A stream recorded until it was killed ends in a line cut mid-write:
-            // what is complete is imported, and the cut line named.
-            if let Some(JsonLine { line, value: Err(err) }) = lines.last() {
-                collected.notices.push(format!(
-                    "{}: line {line} was cut mid-write ({}); it is dropped",
-                    file.file_name(),
-                    err.message
-                ));
-                lines.pop();
-            }
-            for line in lines {
-                let value = line.value.map_err(|err| {
-                    shape_error(format!("line {}: not JSON: {} (column {})", line.line, err.message, err.column))
-                })?;
-                take_value(index, value, collected)
-                    .map_err(|message| shape_error(format!("line {}: {message}", line.line)))?;
-            }
-        }
+/// Reads rows back from the capture files by offset.
+struct RowReader {
+    paths: Vec<PathBuf>,
+    files: Vec<Option<File>>,
+}
+
+impl RowReader {
+    fn new(paths: Vec<PathBuf>) -> RowReader {
+        let files = paths.iter().map(|_| None).collect();
+        RowReader { paths, files }
     }
-    if collected.rows.len() > rows_before {
-        collected.units += 1;
+
+    fn read(&mut self, file: usize, offset: u64, len: u32) -> std::io::Result<String> {
+        let mut bytes = vec![0; len as usize];
+        self.read_into(file, offset, &mut bytes)?;
+        String::from_utf8(bytes).map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidData, err))
+    }
+
+    fn read_into(&mut self, file: usize, offset: u64, buffer: &mut [u8]) -> std::io::Result<()> {
+        if self.files[file].is_none() {
+            self.files[file] = Some(File::open(&self.paths[file])?);
+        }
+        let Some(handle) = self.files[file].as_mut() else { return Ok(()) };
+        handle.seek(SeekFrom::Start(offset))?;
+        handle.read_exact(buffer)
+    }
+}
+
+fn changed(path: &Path, detail: impl std::fmt::Display) -> ImportFailure {
+    ImportFailure::Shape {
+        path: path.to_path_buf(),
+        message: format!("changed while it was being captured ({detail}); capture it again"),
+    }
+}
+
+/// The session as one chat case whose messages stay in the files.
+pub struct HapiCase {
+    label: String,
+    provenance: Provenance,
+    reader: RowReader,
+    entries: Vec<Entry>,
+    interner: Interner,
+    /// `agentState` and `options`, as the whole input has them.
+    rest: Map<String, Value>,
+    /// The agentState's permissions by tool id, when it is an object.
+    state: Option<StateIndex>,
+    /// Which interned ids some message opens.
+    opened: Vec<bool>,
+    windows: Vec<Planned>,
+}
+
+impl std::fmt::Debug for HapiCase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HapiCase({}, {} messages)", self.label, self.entries.len())
+    }
+}
+
+impl HapiCase {
+    /// The input members before `messages`' items are added, in the whole
+    /// input's order.
+    fn base(&self, rest: &Map<String, Value>) -> Map<String, Value> {
+        let mut base = Map::new();
+        base.insert("messages".to_owned(), Value::Null);
+        for (key, value) in rest {
+            base.insert(key.clone(), value.clone());
+        }
+        base
+    }
+
+    fn opened_here(&self, window: &Planned) -> Vec<u32> {
+        self.entries[window.first..=window.last].iter().flat_map(|e| e.mentions.opens().iter().copied()).collect()
+    }
+}
+
+impl IndexedCase for HapiCase {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn provenance(&self) -> &Provenance {
+        &self.provenance
+    }
+
+    fn plan(&mut self, size: usize) -> Vec<PlannedWindow> {
+        let mentions: Vec<&Mentions> = self.entries.iter().map(|e| &e.mentions).collect();
+        self.windows = window::plan_refs(&mentions, self.interner.len(), size);
+        let mut opened = vec![false; self.interner.len()];
+        for id in self.entries.iter().flat_map(|e| e.mentions.opens()) {
+            opened[*id as usize] = true;
+        }
+        self.state = self
+            .rest
+            .get("agentState")
+            .and_then(Value::as_object)
+            .map(|state| StateIndex::new(state.clone(), &self.interner, &opened));
+        self.opened = opened;
+        self.windows.iter().map(|w| PlannedWindow { first: w.first, last: w.last, oversized: w.oversized }).collect()
+    }
+
+    fn read_items(&mut self, first: usize, last: usize) -> Result<Vec<Value>, ImportFailure> {
+        let mut items = Vec::with_capacity(last + 1 - first);
+        let mut at = first;
+        while at <= last {
+            // One read for a run of rows that lie one after another in a file.
+            let start = &self.entries[at];
+            let (file, run_start) = (start.file, start.offset);
+            let mut run_end = at;
+            let mut end_offset = start.offset + u64::from(start.len);
+            while run_end < last {
+                let next = &self.entries[run_end + 1];
+                if next.file != file || next.offset < end_offset || next.offset - end_offset > 4096 {
+                    break;
+                }
+                end_offset = next.offset + u64::from(next.len);
+                run_end += 1;
+            }
+            let path = self.reader.paths[file as usize].clone();
+            let mut buffer = vec![0; (end_offset - run_start) as usize];
+            self.reader.read_into(file as usize, run_start, &mut buffer).map_err(|err| changed(&path, err))?;
+            for entry in &self.entries[at..=run_end] {
+                let from = (entry.offset - run_start) as usize;
+                let bytes = &buffer[from..from + entry.len as usize];
+                if hash_bytes(bytes) != entry.hash {
+                    return Err(changed(&path, format!("the row at byte {} is not what was read", entry.offset)));
+                }
+                let text = std::str::from_utf8(bytes).map_err(|err| changed(&path, err))?;
+                let value = json::parse_value(text).map_err(|err| changed(&path, err))?;
+                items.push(value);
+            }
+            at = run_end + 1;
+        }
+        Ok(items)
+    }
+
+    fn window_input(&self, index: usize, items: Vec<Value>, redactor: &Redactor) -> Result<Value, NewSecret> {
+        let window = &self.windows[index];
+        let state = self.state.as_ref().map(|state| state.window(&self.opened_here(window), window.is_last));
+        // The base without the whole agentState when the window takes its own.
+        let mut base = Map::new();
+        base.insert("messages".to_owned(), Value::Null);
+        for (key, value) in &self.rest {
+            let value = if key == "agentState" && state.is_some() { Value::Null } else { value.clone() };
+            base.insert(key.clone(), value);
+        }
+        let mut input = window::assemble(&base, Vec::new(), state, window.first);
+        redactor.scrub_value_known(&mut input)?;
+        if let Some(object) = input.as_object_mut() {
+            object.insert("messages".to_owned(), Value::Array(items));
+        }
+        Ok(input)
+    }
+
+    fn rest(&self) -> Value {
+        Value::Object(self.rest.clone())
+    }
+
+    fn late_window_input(&self, index: usize, items: Vec<Value>, rest: &Value, redactor: &Redactor) -> Value {
+        let window = &self.windows[index];
+        let scrubbed_id = |id: &str| redactor.scrub_text_known(id).map_or_else(|_| id.to_owned(), |(text, _)| text);
+        let ids: Vec<&str> = {
+            let mut ids: Vec<(&str, u32)> = self.interner.iter().collect();
+            ids.sort_by_key(|(_, number)| *number);
+            ids.into_iter().map(|(id, _)| id).collect()
+        };
+        let opened_anywhere: HashSet<String> =
+            ids.iter().enumerate().filter(|(n, _)| self.opened[*n]).map(|(_, id)| scrubbed_id(id)).collect();
+        let opened_here: HashSet<String> =
+            self.opened_here(window).iter().map(|&n| scrubbed_id(ids[n as usize])).collect();
+        let rest = rest.as_object().cloned().unwrap_or_default();
+        let state = rest.get("agentState").filter(|s| s.is_object()).map(|state| {
+            window::filter_agent_state(state, |id| {
+                opened_here.contains(id) || (window.is_last && !opened_anywhere.contains(id))
+            })
+        });
+        window::assemble(&self.base(&rest), items, state, window.first)
+    }
+
+    fn into_whole(mut self: Box<Self>) -> Result<CapturedCase, ImportFailure> {
+        let count = self.entries.len();
+        let messages = if count == 0 { Vec::new() } else { self.read_items(0, count - 1)? };
+        let mut input = self.base(&self.rest);
+        input.insert("messages".to_owned(), Value::Array(messages));
+        Ok(CapturedCase { input: Value::Object(input), label: self.label.clone(), provenance: self.provenance.clone() })
+    }
+}
+
+/// Reads one file into the collector: an NDJSON stream line by line; any
+/// other file as one JSON document (see [`read_whole`]).
+fn read_file(index: usize, path: &Path, collector: &mut Collector<'_>) -> Result<(), ImportFailure> {
+    let shape_error = |message: String| ImportFailure::Shape { path: path.to_path_buf(), message };
+    let read_error = |err: std::io::Error| ImportFailure::Read { path: path.to_path_buf(), message: err.to_string() };
+    let rows_before = collector.rows_read;
+    let mut lines = Lines::open(path).map_err(read_error)?;
+    // A stream: its first line is a whole JSON value and another follows
+    // (as one document, such a file would have trailing characters).
+    let first = lines.next_line().map_err(read_error)?;
+    let second = match &first {
+        Some(line) if json::parse_value(&line.text).is_ok() => lines.next_line().map_err(read_error)?,
+        _ => None,
+    };
+    match (first, second) {
+        (Some(first), Some(second)) => {
+            let mut stream = LineStream { pending: None, file: index };
+            stream.take(first, collector).map_err(shape_error)?;
+            stream.take(second, collector).map_err(shape_error)?;
+            while let Some(line) = lines.next_line().map_err(read_error)? {
+                stream.take(line, collector).map_err(shape_error)?;
+            }
+            stream.finish(path, collector);
+        }
+        _ => read_whole(index, path, collector)?,
+    }
+    if collector.rows_read > rows_before {
+        collector.units += 1;
     }
     Ok(())
 }
 
-/// Files (and NDJSON lines) hold pages, messages, arrays of either, or the
-/// session.
-fn take_value(file: usize, value: Value, collected: &mut Collected) -> Result<(), String> {
-    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || take_value_here(file, value, collected))
+/// A file that is not a stream, read whole: one JSON document, or else
+/// lines (a stream whose first line is broken).
+fn read_whole(index: usize, path: &Path, collector: &mut Collector<'_>) -> Result<(), ImportFailure> {
+    let shape_error = |message: String| ImportFailure::Shape { path: path.to_path_buf(), message };
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| ImportFailure::Read { path: path.to_path_buf(), message: err.to_string() })?;
+    match json::parse_value(&text) {
+        Ok(value) => {
+            let span = 0..text.len();
+            take_value(index, value, &text, span, collector).map_err(shape_error)
+        }
+        Err(whole) => {
+            let parsed = parse_json_lines(&text);
+            if parsed.len() <= 1 {
+                return Err(shape_error(format!("{}:{}: not JSON: {}", whole.line, whole.column, whole.message)));
+            }
+            let mut stream = LineStream { pending: None, file: index };
+            let mut lines = Lines::over(text.as_bytes());
+            while let Some(line) = lines.next_line().map_err(|err| shape_error(err.to_string()))? {
+                stream.take(line, collector).map_err(shape_error)?;
+            }
+            stream.finish(path, collector);
+            Ok(())
+        }
+    }
 }
 
-fn take_value_here(file: usize, value: Value, collected: &mut Collected) -> Result<(), String> {
-    match value {
+/// One non-blank line of a file, as `parse_json_lines` splits it.
+struct Line {
+    number: usize,
+    offset: u64,
+    text: String,
+}
+
+/// The non-blank lines of a file, read as `parse_json_lines` reads a text:
+/// split at `\n`, a trailing `\r` ignored, a leading byte order mark
+/// dropped, blank lines skipped.
+struct Lines<R> {
+    reader: R,
+    number: usize,
+    offset: u64,
+    buffer: Vec<u8>,
+}
+
+impl Lines<BufReader<File>> {
+    fn open(path: &Path) -> std::io::Result<Self> {
+        Ok(Lines { reader: BufReader::with_capacity(1 << 20, File::open(path)?), number: 0, offset: 0, buffer: Vec::new() })
+    }
+}
+
+impl<'a> Lines<&'a [u8]> {
+    fn over(bytes: &'a [u8]) -> Self {
+        Lines { reader: bytes, number: 0, offset: 0, buffer: Vec::new() }
+    }
+}
+
+impl<R: BufRead> Lines<R> {
+    fn next_line(&mut self) -> std::io::Result<Option<Line>> {
+        loop {
+            self.buffer.clear();
+            let read = self.reader.read_until(b'\n', &mut self.buffer)?;
+            if read == 0 {
+                return Ok(None);
+            }
+            let start = self.offset;
+            self.offset += read as u64;
+            self.number += 1;
+            let mut bytes: &[u8] = &self.buffer;
+            let mut at = start;
+            if self.number == 1 && bytes.starts_with("\u{feff}".as_bytes()) {
+                bytes = &bytes[3..];
+                at += 3;
+            }
+            let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+            let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+            let text = std::str::from_utf8(bytes)
+                .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8 ({err})")))?;
+            if text.trim().is_empty() {
+                continue;
+            }
+            return Ok(Some(Line { number: self.number, offset: at, text: text.to_owned() }));
+        }
+    }
+}
+
+/// The lines of a stream, taken as they come. A line that is not JSON waits:
+/// if it is the last, it was cut mid-write and is dropped with a notice;
+/// otherwise it is an error.
+struct LineStream {
+    pending: Option<(usize, JsonError)>,
+    file: usize,
+}
+
+impl LineStream {
+    fn take(&mut self, line: Line, collector: &mut Collector<'_>) -> Result<(), String> {
+        if let Some((number, err)) = self.pending.take() {
+            return Err(format!("line {number}: not JSON: {} (column {})", err.message, err.column));
+        }
+        match json::parse_value(&line.text) {
+            Ok(value) => {
+                let span = 0..line.text.len();
+                stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || {
+                    take_value_at(self.file, value, &line.text, span, line.offset, collector)
+                })
+                .map_err(|message| format!("line {}: {message}", line.number))
+            }
+            Err(err) => {
+                self.pending = Some((line.number, JsonError { line: line.number, ..err }));
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self, path: &Path, collector: &mut Collector<'_>) {
+        if let Some((number, err)) = self.pending {
+            collector.notices.push(format!(
+                "{}: line {number} was cut mid-write ({}); it is dropped",
+                file_name(path),
+                err.message
+            ));
+        }
+    }
+}
+
+fn take_value(index: usize, value: Value, text: &str, span: Range<usize>, collector: &mut Collector<'_>) -> Result<(), String> {
+    take_value_at(index, value, text, span, 0, collector)
+}
+
+/// Files (and NDJSON lines) hold pages, messages, arrays of either, or the
+/// session. `text[span]` is the value's text, at `base` bytes into the file.
+fn take_value_at(
+    file: usize,
+    value: Value,
+    text: &str,
+    span: Range<usize>,
+    base: u64,
+    collector: &mut Collector<'_>,
+) -> Result<(), String> {
+    stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
         Value::Array(items) => {
-            for (position, item) in items.into_iter().enumerate() {
-                take_value(file, item, collected).map_err(|message| format!("item {position}: {message}"))?;
+            let spans = spans::array_items(text, span.clone());
+            for (position, (item, item_span)) in items.into_iter().zip(spans).enumerate() {
+                take_value_at(file, item, text, item_span, base, collector)
+                    .map_err(|message| format!("item {position}: {message}"))?;
             }
             Ok(())
         }
         Value::Object(object) => {
             if let Some(Value::Array(messages)) = object.get("messages") {
-                take_page(file, messages, object.get("page"), collected)
+                let messages_span = spans::member(text, span.clone(), "messages").unwrap_or(0..0);
+                take_page(file, messages, &object, text, messages_span, base, collector)
             } else if let Some(Value::Object(session)) = object.get("session") {
-                collected.sessions.push((file, Value::Object(session.clone())));
+                collector.sessions += 1;
+                collector.session = Some((file, Value::Object(session.clone())));
                 Ok(())
             } else if object.contains_key("content") {
-                collected.rows.push(Row { message: Value::Object(object), file });
-                Ok(())
+                let trimmed = spans::trim(text, span);
+                let offset = base + trimmed.start as u64;
+                collector.take_row(file, Value::Object(object), &text[trimmed], offset)
             } else if object.contains_key("agentState") || object.contains_key("metadata") {
-                collected.sessions.push((file, Value::Object(object)));
+                collector.sessions += 1;
+                collector.session = Some((file, Value::Object(object)));
                 Ok(())
             } else {
                 Err("neither a messages page, a DecryptedMessage nor a session (no `messages`, `content` or \
@@ -193,129 +697,163 @@ fn take_value_here(file: usize, value: Value, collected: &mut Collected) -> Resu
             }
         }
         other => Err(format!("expected an object or an array, found {}", type_name(&other))),
-    }
+    })
 }
 
-fn take_page(file: usize, messages: &[Value], page: Option<&Value>, collected: &mut Collected) -> Result<(), String> {
+fn take_page(
+    file: usize,
+    messages: &[Value],
+    page_object: &Map<String, Value>,
+    text: &str,
+    messages_span: Range<usize>,
+    base: u64,
+    collector: &mut Collector<'_>,
+) -> Result<(), String> {
+    let page = page_object.get("page");
+    let spans = spans::array_items(text, messages_span);
     let mut ids = Vec::new();
-    for (position, message) in messages.iter().enumerate() {
+    for (position, (message, span)) in messages.iter().zip(spans).enumerate() {
         if !message.is_object() {
             return Err(format!("messages[{position}] is {}, not a DecryptedMessage object", type_name(message)));
         }
         if let Some(id) = message.get("id").and_then(Value::as_str) {
-            ids.push(id.to_owned());
+            ids.push(Box::<str>::from(id));
         }
-        collected.rows.push(Row { message: message.clone(), file });
+        let trimmed = spans::trim(text, span);
+        let offset = base + trimmed.start as u64;
+        collector.take_row(file, message.clone(), &text[trimmed], offset)?;
     }
     // `hasMore` speaks of older rows only for pages read backwards.
     let direction = page.and_then(|p| p.get("direction")).and_then(Value::as_str);
     let has_more = page.and_then(|p| p.get("hasMore")).and_then(Value::as_bool) == Some(true);
     let older_exist = has_more && matches!(direction, Some("latest" | "before") | None);
-    collected.pages.push(PageInfo { ids, older_exist });
+    if older_exist {
+        collector.older_pages.extend(ids);
+    }
     Ok(())
 }
 
-/// Keeps one row per id, ordered by `seq` (rows without a numeric `seq`
-/// last, by `createdAt`), ties by id.
-fn deduplicate(rows: Vec<Row>, files: &[SourceFile], notices: &mut Vec<String>) -> Vec<Row> {
-    let mut kept: Vec<Row> = Vec::with_capacity(rows.len());
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    let mut without_id = 0;
-    for row in rows {
-        let Some(id) = row.message.get("id").and_then(Value::as_str).map(str::to_owned) else {
-            without_id += 1;
-            kept.push(row);
-            continue;
-        };
-        match by_id.get(&id) {
-            None => {
-                by_id.insert(id, kept.len());
-                kept.push(row);
-            }
-            Some(&at) if values_equal(&kept[at].message, &row.message) => {}
-            Some(&at) => {
-                let keep_new = prefer(&row.message, &kept[at].message);
-                let (winner, loser) = if keep_new { (&row, &kept[at]) } else { (&kept[at], &row) };
-                notices.push(format!(
-                    "message {id} differs between {} and {}; kept the one from {} ({})",
-                    file_label(files, loser.file),
-                    file_label(files, winner.file),
-                    file_label(files, winner.file),
-                    if invoked(&winner.message) && !invoked(&loser.message) {
-                        "it carries invokedAt"
-                    } else {
-                        "read later"
+/// Spans of the values inside a JSON text that is known to be valid.
+mod spans {
+    use std::ops::Range;
+
+    fn skip_space(bytes: &[u8], mut at: usize, end: usize) -> usize {
+        while at < end && matches!(bytes[at], b' ' | b'\t' | b'\n' | b'\r') {
+            at += 1;
+        }
+        at
+    }
+
+    /// The end of the value starting at `at`.
+    fn value_end(bytes: &[u8], mut at: usize, end: usize) -> usize {
+        match bytes.get(at) {
+            Some(b'"') => string_end(bytes, at, end),
+            Some(b'{' | b'[') => {
+                let mut depth = 0usize;
+                while at < end {
+                    match bytes[at] {
+                        b'"' => {
+                            at = string_end(bytes, at, end);
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return at + 1;
+                            }
+                        }
+                        _ => {}
                     }
-                ));
-                if keep_new {
-                    kept[at] = row;
+                    at += 1;
                 }
+                end
+            }
+            _ => {
+                while at < end && !matches!(bytes[at], b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r') {
+                    at += 1;
+                }
+                at
             }
         }
     }
-    if without_id > 0 {
-        notices.push(format!("{without_id} messages have no string `id` and could not be de-duplicated"));
+
+    fn string_end(bytes: &[u8], mut at: usize, end: usize) -> usize {
+        at += 1;
+        while at < end {
+            match bytes[at] {
+                b'\\' => at += 2,
+                b'"' => return at + 1,
+                _ => at += 1,
+            }
+        }
+        end
     }
-    kept.sort_by(|a, b| order(&a.message, &b.message));
-    kept
-}
 
-/// Whether a newer copy of a row should replace an older one: a row the
-/// agent has consumed (`invokedAt` stamped) is the later state of a queued
-/// one; otherwise the copy read later wins.
-fn prefer(newer: &Value, older: &Value) -> bool {
-    invoked(newer) || !invoked(older)
-}
-
-fn invoked(message: &Value) -> bool {
-    message.get("invokedAt").is_some_and(|v| !v.is_null())
-}
-
-fn file_label(files: &[SourceFile], index: usize) -> String {
-    files.get(index).map_or_else(|| format!("file {index}"), SourceFile::file_name)
-}
-
-fn order(a: &Value, b: &Value) -> Ordering {
-    let number = |m: &Value, key: &str| m.get(key).and_then(Value::as_f64);
-    let by = |key: &str| match (number(a, key), number(b, key)) {
-        (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    };
-    let id = |m: &Value| m.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
-    by("seq").then_with(|| by("createdAt")).then_with(|| id(a).cmp(&id(b)))
-}
-
-/// The session's agentState and id (the last session file given wins).
-fn session_state(
-    sessions: &[(usize, Value)],
-    files: &[SourceFile],
-    notices: &mut Vec<String>,
-) -> (Value, Option<String>) {
-    let Some((file, session)) = sessions.last() else { return (Value::Null, None) };
-    if sessions.len() > 1 {
-        notices.push(format!(
-            "{} session objects given; agentState comes from the last, {}",
-            sessions.len(),
-            file_label(files, *file)
-        ));
+    /// `span` without the white space around the value.
+    pub fn trim(text: &str, span: Range<usize>) -> Range<usize> {
+        let bytes = text.as_bytes();
+        let start = skip_space(bytes, span.start, span.end);
+        start..value_end(bytes, start, span.end)
     }
-    let state = session.get("agentState").cloned().unwrap_or(Value::Null);
-    let id = session.get("id").and_then(Value::as_str).map(str::to_owned);
-    (state, id)
-}
 
-/// Older history exists when the page holding the oldest row kept says so.
-fn older_history_exists(pages: &[PageInfo], messages: &[Value]) -> bool {
-    let Some(oldest) = messages.first().and_then(|m| m.get("id")).and_then(Value::as_str) else { return false };
-    pages.iter().any(|page| page.older_exist && page.ids.iter().any(|id| id == oldest))
+    /// The spans of the elements of the array at `span`.
+    pub fn array_items(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
+        let bytes = text.as_bytes();
+        let span = trim(text, span);
+        let mut items = Vec::new();
+        let mut at = span.start + 1;
+        loop {
+            at = skip_space(bytes, at, span.end);
+            if at >= span.end || bytes[at] == b']' {
+                return items;
+            }
+            let end = value_end(bytes, at, span.end);
+            items.push(at..end);
+            at = skip_space(bytes, end, span.end);
+            if bytes.get(at) == Some(&b',') {
+                at += 1;
+            }
+        }
+    }
+
+    /// The span of the last member named `name` of the object at `span`
+    /// (the one a parser keeps).
+    pub fn member(text: &str, span: Range<usize>, name: &str) -> Option<Range<usize>> {
+        let bytes = text.as_bytes();
+        let span = trim(text, span);
+        let mut found = None;
+        let mut at = span.start + 1;
+        loop {
+            at = skip_space(bytes, at, span.end);
+            if at >= span.end || bytes[at] == b'}' {
+                return found;
+            }
+            let key_end = string_end(bytes, at, span.end);
+            let key = &text[at..key_end];
+            at = skip_space(bytes, key_end, span.end) + 1;
+            at = skip_space(bytes, at, span.end);
+            let end = value_end(bytes, at, span.end);
+            let matches = if key.contains('\\') {
+                crate::json::parse_value(key).ok().and_then(|k| k.as_str().map(|k| k == name)).unwrap_or(false)
+            } else {
+                key.len() == name.len() + 2 && &key[1..key.len() - 1] == name
+            };
+            if matches {
+                found = Some(at..end);
+            }
+            at = skip_space(bytes, end, span.end);
+            if bytes.get(at) == Some(&b',') {
+                at += 1;
+            }
+        }
+    }
 }
 
 /// Says where integer `seq` values skip numbers (a page may be missing; the
 /// server also hides some rows, so this is a notice, not an error).
-fn note_seq_gaps(messages: &[Value], notices: &mut Vec<String>) {
-    let seqs: Vec<i64> = messages.iter().filter_map(|m| m.get("seq").and_then(Value::as_i64)).collect();
+fn note_seq_gaps(entries: &[Entry], notices: &mut Vec<String>) {
+    let seqs: Vec<i64> = entries.iter().filter_map(|e| e.seq_int).collect();
     let gaps: Vec<String> = seqs
         .windows(2)
         .filter(|pair| pair[1] > pair[0] + 1)
@@ -333,8 +871,8 @@ fn note_seq_gaps(messages: &[Value], notices: &mut Vec<String>) {
 }
 
 /// The UTC day of the newest `createdAt`: when the capture's content ends.
-fn capture_day(messages: &[Value]) -> Option<String> {
-    let newest = messages.iter().filter_map(|m| m.get("createdAt").and_then(Value::as_f64)).fold(None, |acc, t| {
+fn capture_day(entries: &[Entry]) -> Option<String> {
+    let newest = entries.iter().filter_map(|e| e.created_at).fold(None, |acc, t| {
         Some(match acc {
             Some(best) if best >= t => best,
             _ => t,
@@ -359,10 +897,38 @@ pub fn chat_input(messages: Vec<Value>, agent_state: Value, has_more: bool) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
+    use crate::suite::capture::{Imported, SourceFile};
 
     fn file(name: &str, text: &str) -> SourceFile {
         SourceFile { path: PathBuf::from(name), text: text.to_owned() }
+    }
+
+    /// Writes the files into a folder, opens them and reads the case whole.
+    /// Error messages name the files without the folder.
+    fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
+        let folder = tempfile::tempdir().map_err(|err| ImportFailure::Empty(Box::leak(err.to_string().into())))?;
+        let mut paths = Vec::new();
+        for file in files {
+            let path = folder.path().join(&file.path);
+            std::fs::write(&path, &file.text).map_err(|_| ImportFailure::Empty("write"))?;
+            paths.push(path);
+        }
+        let strip = |failure: ImportFailure| match failure {
+            ImportFailure::Shape { path, message } => {
+                ImportFailure::Shape { path: path.strip_prefix(folder.path()).unwrap_or(&path).to_path_buf(), message }
+            }
+            other => other,
+        };
+        let names_in = |_: &Value| Vec::new();
+        let Opened { mut cases, notices, .. } = open(&paths, &names_in).map_err(strip)?;
+        let mut imported = Imported { cases: Vec::new(), notices };
+        while let Some(case) = cases.next_case() {
+            match case.map_err(strip)? {
+                Case::Whole(case) => imported.cases.push(case),
+                Case::Indexed(case) => imported.cases.push(case.into_whole().map_err(strip)?),
+            }
+        }
+        Ok(imported)
     }
 
     fn message(id: &str, seq: u64) -> Value {

@@ -11,37 +11,177 @@
 //! Pending and completed permission requests in `agentState` follow the tool
 //! call they belong to; requests no message mentions go to the last window,
 //! where the whole session shows them too.
+//!
+//! The plan is made in one pass over a compact index of the session: what
+//! each message says about tool calls ([`Mentions`], tool ids interned as
+//! numbers, prompts as hashes), never the messages themselves, so a capture
+//! can index a session it does not hold ([`plan`]) and build each window
+//! from its own messages ([`assemble`], [`StateIndex`]). [`cut`] does both
+//! for a session held whole.
 
 use crate::suite::capture::Window;
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 /// Objects nested deeper than this inside a message are not searched for
 /// tool ids (real messages are a few levels deep; this bounds hostile input).
 const MAX_SCAN_DEPTH: usize = 64;
 
-/// What one message says about tool calls.
+/// The tool ids of a session, numbered in order of first sight.
 #[derive(Debug, Default)]
-struct Mentions {
-    /// Tool call ids it opens.
-    opens: Vec<String>,
-    /// Tool call ids it completes or is grouped under.
-    refers: Vec<String>,
-    /// Prompts of Task tools it opens (for sidechains without a parent id).
-    task_prompts: Vec<(String, String)>,
-    /// Its text, when it is a sidechain message with plain string content.
-    sidechain_prompt: Option<String>,
+pub struct Interner {
+    ids: HashMap<Box<str>, u32>,
 }
 
-/// Cuts `input` (a chat case input) into windows of about `size` messages.
-pub fn cut(input: &Value, size: usize) -> Vec<Window> {
-    let messages = input.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let size = size.max(1);
-    let mentions: Vec<Mentions> = messages.iter().map(scan).collect();
-    let blocks = blocks(&mentions);
-    let Some(last_block) = blocks.len().checked_sub(1) else { return Vec::new() };
+impl Interner {
+    fn intern(&mut self, id: &str) -> u32 {
+        if let Some(&number) = self.ids.get(id) {
+            return number;
+        }
+        let number = u32::try_from(self.ids.len()).unwrap_or(u32::MAX);
+        self.ids.insert(id.into(), number);
+        number
+    }
 
-    let opened_anywhere: BTreeSet<&str> = mentions.iter().flat_map(|m| m.opens.iter().map(String::as_str)).collect();
+    /// The number of an id seen in a message, if any.
+    pub fn get(&self, id: &str) -> Option<u32> {
+        self.ids.get(id).copied()
+    }
+
+    /// How many ids there are.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Every id and its number.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.ids.iter().map(|(id, number)| (&**id, *number))
+    }
+
+    /// Whether no id was seen.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+}
+
+/// What one message says about tool calls.
+#[derive(Clone, Debug, Default)]
+pub struct Mentions {
+    /// Tool call ids it opens.
+    opens: Box<[u32]>,
+    /// Tool call ids it completes or is grouped under.
+    refers: Box<[u32]>,
+    /// Prompts (hashed) of Task tools it opens, with the Task's id (for
+    /// sidechains without a parent id).
+    task_prompts: Box<[(u64, u32)]>,
+    /// Its text (hashed), when it is a sidechain message with plain string
+    /// content.
+    sidechain_prompt: Option<u64>,
+}
+
+impl Mentions {
+    /// The tool ids the message opens.
+    pub fn opens(&self) -> &[u32] {
+        &self.opens
+    }
+}
+
+/// Collects the tool ids a message opens and refers to.
+pub fn scan(message: &Value, interner: &mut Interner) -> Mentions {
+    let mut found = Found::default();
+    visit(message, 0, &mut found, interner);
+    let mut refers: Vec<u32> = Vec::with_capacity(found.refers.len());
+    for id in found.refers {
+        if !refers.contains(&id) {
+            refers.push(id);
+        }
+    }
+    Mentions {
+        opens: found.opens.into(),
+        refers: refers.into(),
+        task_prompts: found.task_prompts.into(),
+        sidechain_prompt: found.sidechain_prompt,
+    }
+}
+
+#[derive(Default)]
+struct Found {
+    opens: Vec<u32>,
+    refers: Vec<u32>,
+    task_prompts: Vec<(u64, u32)>,
+    sidechain_prompt: Option<u64>,
+}
+
+fn hash_text(text: &str) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+fn visit(value: &Value, depth: usize, found: &mut Found, interner: &mut Interner) {
+    if depth > MAX_SCAN_DEPTH {
+        return;
+    }
+    match value {
+        Value::Array(items) => items.iter().for_each(|item| visit(item, depth + 1, found, interner)),
+        Value::Object(object) => {
+            let text = |key: &str| object.get(key).and_then(Value::as_str);
+            match text("type") {
+                Some("tool_use") => {
+                    if let Some(id) = text("id") {
+                        let number = interner.intern(id);
+                        found.opens.push(number);
+                        let prompt = object.get("input").and_then(|i| i.get("prompt")).and_then(Value::as_str);
+                        if let Some(prompt) = prompt {
+                            found.task_prompts.push((hash_text(prompt), number));
+                        }
+                    }
+                }
+                Some("tool_result") => found.refers.extend(text("tool_use_id").map(|id| interner.intern(id))),
+                Some("tool-call") => found.opens.extend(text("callId").map(|id| interner.intern(id))),
+                Some("tool-call-result") => found.refers.extend(text("callId").map(|id| interner.intern(id))),
+                _ => {}
+            }
+            for key in ["parentToolUseId", "parent_tool_use_id"] {
+                found.refers.extend(text(key).map(|id| interner.intern(id)));
+            }
+            if object.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+                let content = object.get("message").and_then(|m| m.get("content")).and_then(Value::as_str);
+                found.sidechain_prompt = content.map(hash_text);
+            }
+            object.values().for_each(|member| visit(member, depth + 1, found, interner));
+        }
+        _ => {}
+    }
+}
+
+/// One window of a plan: messages `first..=last` of the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Planned {
+    /// Index of its first message.
+    pub first: usize,
+    /// Index of its last message.
+    pub last: usize,
+    /// Whether it is the last window (it takes the requests no message opens).
+    pub is_last: bool,
+    /// Whether it is longer than asked.
+    pub oversized: bool,
+}
+
+/// The windows of about `size` messages a session with these mentions is
+/// cut into (see the module docs); none for an empty session. `ids` is the
+/// number of interned ids.
+pub fn plan(mentions: &[Mentions], ids: usize, size: usize) -> Vec<Planned> {
+    let refs: Vec<&Mentions> = mentions.iter().collect();
+    plan_refs(&refs, ids, size)
+}
+
+/// [`plan`] over mentions kept elsewhere (an index's entries).
+pub fn plan_refs(mentions: &[&Mentions], ids: usize, size: usize) -> Vec<Planned> {
+    let size = size.max(1);
+    let blocks = blocks(mentions, ids);
+    let Some(last_block) = blocks.len().checked_sub(1) else { return Vec::new() };
     let overlap = size / 4;
     let mut windows = Vec::new();
     let mut first_block = 0;
@@ -50,7 +190,7 @@ pub fn cut(input: &Value, size: usize) -> Vec<Window> {
         let last = reach(&blocks, first_block, size);
         let end = blocks[last].1;
         let is_last = last == last_block;
-        windows.push(window(input, messages, &mentions, &opened_anywhere, start, end, is_last, size));
+        windows.push(Planned { first: start, last: end, is_last, oversized: end - start + 1 > size });
         if is_last {
             break;
         }
@@ -75,79 +215,40 @@ fn reach(blocks: &[(usize, usize)], first: usize, size: usize) -> usize {
     last
 }
 
-#[allow(clippy::too_many_arguments)]
-fn window(
-    input: &Value,
-    messages: &[Value],
-    mentions: &[Mentions],
-    opened_anywhere: &BTreeSet<&str>,
-    start: usize,
-    end: usize,
-    is_last: bool,
-    size: usize,
-) -> Window {
-    let opened_here: BTreeSet<&str> =
-        mentions[start..=end].iter().flat_map(|m| m.opens.iter().map(String::as_str)).collect();
-    let mut object = input.as_object().cloned().unwrap_or_default();
-    object.insert("messages".to_owned(), Value::Array(messages[start..=end].to_vec()));
-    if let Some(state) = input.get("agentState").filter(|s| s.is_object()) {
-        let keep = |id: &str| opened_here.contains(id) || (is_last && !opened_anywhere.contains(id));
-        object.insert("agentState".to_owned(), filter_agent_state(state, keep));
-    }
-    if start > 0 {
-        let mut options = object.get("options").and_then(Value::as_object).cloned().unwrap_or_default();
-        options.insert("hasMoreMessages".to_owned(), Value::Bool(true));
-        object.insert("options".to_owned(), Value::Object(options));
-    }
-    Window { input: Value::Object(object), first: start, last: end, oversized: end - start + 1 > size }
-}
-
-fn filter_agent_state(state: &Value, keep: impl Fn(&str) -> bool) -> Value {
-    let mut state = state.as_object().cloned().unwrap_or_default();
-    for key in ["requests", "completedRequests"] {
-        if let Some(Value::Object(entries)) = state.get(key) {
-            let kept: Map<String, Value> =
-                entries.iter().filter(|(id, _)| keep(id)).map(|(id, v)| (id.clone(), v.clone())).collect();
-            state.insert(key.to_owned(), Value::Object(kept));
-        }
-    }
-    Value::Object(state)
-}
-
 /// Maximal runs of messages that no tool group crosses: `(first, last)`.
-fn blocks(mentions: &[Mentions]) -> Vec<(usize, usize)> {
+fn blocks(mentions: &[&Mentions], ids: usize) -> Vec<(usize, usize)> {
     let count = mentions.len();
     let mut groups = UnionFind::new(count);
-    let mut holders: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut prompts: HashMap<&str, &str> = HashMap::new();
+    let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ids];
+    let mut prompts: HashMap<u64, u32> = HashMap::new();
     for (index, m) in mentions.iter().enumerate() {
-        for id in m.opens.iter().chain(&m.refers) {
-            holders.entry(id.as_str()).or_default().push(index);
+        for &id in m.opens.iter().chain(m.refers.iter()) {
+            holders[id as usize].push(index);
         }
-        for (prompt, id) in &m.task_prompts {
-            prompts.entry(prompt.as_str()).or_insert(id.as_str());
+        for &(prompt, id) in m.task_prompts.iter() {
+            prompts.entry(prompt).or_insert(id);
         }
     }
     for (index, m) in mentions.iter().enumerate() {
-        if let Some(id) = m.sidechain_prompt.as_deref().and_then(|p| prompts.get(p)) {
-            holders.entry(id).or_default().push(index);
+        if let Some(&id) = m.sidechain_prompt.and_then(|p| prompts.get(&p)) {
+            holders[id as usize].push(index);
         }
     }
-    for indices in holders.values() {
+    for indices in &holders {
         for pair in indices.windows(2) {
             groups.union(pair[0], pair[1]);
         }
     }
     // Each group spans from its first to its last message; no cut inside.
-    let mut span: HashMap<usize, (usize, usize)> = HashMap::new();
+    let mut span: Vec<Option<(usize, usize)>> = vec![None; count];
     for index in 0..count {
         let root = groups.find(index);
-        let entry = span.entry(root).or_insert((index, index));
+        let entry = span[root].get_or_insert((index, index));
         entry.0 = entry.0.min(index);
         entry.1 = entry.1.max(index);
     }
     let mut crossing = vec![0i64; count + 1];
-    for &(first, last) in span.values() {
+    for &(first, last) in span.iter().flatten() {
         if first < last {
             crossing[first] += 1;
             crossing[last] -= 1;
@@ -165,54 +266,6 @@ fn blocks(mentions: &[Mentions]) -> Vec<(usize, usize)> {
         }
     }
     result
-}
-
-/// Collects the tool ids a message opens and refers to.
-fn scan(message: &Value) -> Mentions {
-    let mut mentions = Mentions::default();
-    visit(message, 0, &mut mentions);
-    for id in std::mem::take(&mut mentions.refers) {
-        if !mentions.refers.contains(&id) {
-            mentions.refers.push(id);
-        }
-    }
-    mentions
-}
-
-fn visit(value: &Value, depth: usize, mentions: &mut Mentions) {
-    if depth > MAX_SCAN_DEPTH {
-        return;
-    }
-    match value {
-        Value::Array(items) => items.iter().for_each(|item| visit(item, depth + 1, mentions)),
-        Value::Object(object) => {
-            let text = |key: &str| object.get(key).and_then(Value::as_str);
-            match text("type") {
-                Some("tool_use") => {
-                    if let Some(id) = text("id") {
-                        mentions.opens.push(id.to_owned());
-                        let prompt = object.get("input").and_then(|i| i.get("prompt")).and_then(Value::as_str);
-                        if let Some(prompt) = prompt {
-                            mentions.task_prompts.push((prompt.to_owned(), id.to_owned()));
-                        }
-                    }
-                }
-                Some("tool_result") => mentions.refers.extend(text("tool_use_id").map(str::to_owned)),
-                Some("tool-call") => mentions.opens.extend(text("callId").map(str::to_owned)),
-                Some("tool-call-result") => mentions.refers.extend(text("callId").map(str::to_owned)),
-                _ => {}
-            }
-            for key in ["parentToolUseId", "parent_tool_use_id"] {
-                mentions.refers.extend(text(key).map(str::to_owned));
-            }
-            if object.get("isSidechain").and_then(Value::as_bool) == Some(true) {
-                let content = object.get("message").and_then(|m| m.get("content")).and_then(Value::as_str);
-                mentions.sidechain_prompt = content.map(str::to_owned);
-            }
-            object.values().for_each(|member| visit(member, depth + 1, mentions));
-        }
-        _ => {}
-    }
 }
 
 struct UnionFind {
@@ -238,6 +291,138 @@ impl UnionFind {
             self.parent[a.max(b)] = a.min(b);
         }
     }
+}
+
+/// The permission lists of an agentState (`requests`, `completedRequests`),
+/// indexed by tool id, so that a window takes its own entries without a
+/// pass over all of them.
+#[derive(Debug)]
+pub struct StateIndex {
+    /// The agentState with its permission lists emptied (the other members
+    /// go to every window as they are).
+    template: Map<String, Value>,
+    /// Each permission list: its member name and entries, in order.
+    lists: Vec<(String, Vec<(String, Value)>)>,
+    /// The entries of each opened tool id: `(list, position)`.
+    by_id: HashMap<u32, Vec<(usize, usize)>>,
+    /// Entries of ids no message opens (they go to the last window).
+    orphans: Vec<(usize, usize)>,
+}
+
+impl StateIndex {
+    /// Indexes `state` (an object) for a session whose messages opened the
+    /// ids marked in `opened` (by interned number).
+    pub fn new(state: Map<String, Value>, interner: &Interner, opened: &[bool]) -> StateIndex {
+        let mut template = state;
+        let mut lists = Vec::new();
+        let mut by_id: HashMap<u32, Vec<(usize, usize)>> = HashMap::new();
+        let mut orphans = Vec::new();
+        for key in ["requests", "completedRequests"] {
+            let Some(Value::Object(entries)) = template.get_mut(key) else { continue };
+            let entries: Vec<(String, Value)> = std::mem::take(entries).into_iter().collect();
+            let list = lists.len();
+            for (position, (id, _)) in entries.iter().enumerate() {
+                match interner.get(id).filter(|&number| opened.get(number as usize) == Some(&true)) {
+                    Some(number) => by_id.entry(number).or_default().push((list, position)),
+                    None => orphans.push((list, position)),
+                }
+            }
+            lists.push((key.to_owned(), entries));
+        }
+        StateIndex { template, lists, by_id, orphans }
+    }
+
+    /// The agentState of a window whose messages open `opened_here`.
+    pub fn window(&self, opened_here: &[u32], is_last: bool) -> Value {
+        let mut taken: Vec<(usize, usize)> =
+            opened_here.iter().filter_map(|id| self.by_id.get(id)).flatten().copied().collect();
+        if is_last {
+            taken.extend(&self.orphans);
+        }
+        taken.sort_unstable();
+        taken.dedup();
+        let mut state = self.template.clone();
+        for (list, (key, entries)) in self.lists.iter().enumerate() {
+            let kept: Map<String, Value> = taken
+                .iter()
+                .filter(|(of, _)| *of == list)
+                .map(|&(_, position)| entries[position].clone())
+                .collect();
+            state.insert(key.clone(), Value::Object(kept));
+        }
+        Value::Object(state)
+    }
+}
+
+/// `state` with only the permission entries whose tool id `keep` accepts.
+pub fn filter_agent_state(state: &Value, keep: impl Fn(&str) -> bool) -> Value {
+    let mut state = state.as_object().cloned().unwrap_or_default();
+    for key in ["requests", "completedRequests"] {
+        if let Some(Value::Object(entries)) = state.get(key) {
+            let kept: Map<String, Value> =
+                entries.iter().filter(|(id, _)| keep(id)).map(|(id, v)| (id.clone(), v.clone())).collect();
+            state.insert(key.to_owned(), Value::Object(kept));
+        }
+    }
+    Value::Object(state)
+}
+
+/// A window's input: the members of `base` (the case input; its messages
+/// are not read) in order, with `messages`, the window's `agent_state` (when
+/// the case's agentState is an object) and, for windows after the first,
+/// `hasMoreMessages: true`.
+pub fn assemble(base: &Map<String, Value>, messages: Vec<Value>, agent_state: Option<Value>, first: usize) -> Value {
+    let mut messages = Some(messages);
+    let mut agent_state = agent_state;
+    let mut object = Map::new();
+    for (key, value) in base {
+        let value = match key.as_str() {
+            "messages" => Value::Array(messages.take().unwrap_or_default()),
+            "agentState" if agent_state.is_some() => agent_state.take().unwrap_or_default(),
+            _ => value.clone(),
+        };
+        object.insert(key.clone(), value);
+    }
+    if let Some(messages) = messages {
+        object.insert("messages".to_owned(), Value::Array(messages));
+    }
+    if let Some(state) = agent_state {
+        object.insert("agentState".to_owned(), state);
+    }
+    if first > 0 {
+        let mut options = object.get("options").and_then(Value::as_object).cloned().unwrap_or_default();
+        options.insert("hasMoreMessages".to_owned(), Value::Bool(true));
+        object.insert("options".to_owned(), Value::Object(options));
+    }
+    Value::Object(object)
+}
+
+/// Cuts `input` (a chat case input, held whole) into windows of about
+/// `size` messages.
+pub fn cut(input: &Value, size: usize) -> Vec<Window> {
+    let messages = input.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let mut interner = Interner::default();
+    let mentions: Vec<Mentions> = messages.iter().map(|message| scan(message, &mut interner)).collect();
+    let windows = plan(&mentions, interner.len(), size);
+    let mut opened = vec![false; interner.len()];
+    for id in mentions.iter().flat_map(|m| m.opens.iter()) {
+        opened[*id as usize] = true;
+    }
+    let state = input
+        .get("agentState")
+        .and_then(Value::as_object)
+        .map(|state| StateIndex::new(state.clone(), &interner, &opened));
+    let empty = Map::new();
+    let base = input.as_object().unwrap_or(&empty);
+    windows
+        .into_iter()
+        .map(|Planned { first, last, is_last, oversized }| {
+            let opened_here: Vec<u32> = mentions[first..=last].iter().flat_map(|m| m.opens.iter().copied()).collect();
+            let agent_state = state.as_ref().map(|state| state.window(&opened_here, is_last));
+            let input = assemble(base, messages[first..=last].to_vec(), agent_state, first);
+            Window { input, first, last, oversized }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -276,6 +461,8 @@ mod tests {
         assert!(windows.iter().all(|w| !w.oversized));
         assert_eq!(windows[1].input["options"]["hasMoreMessages"], json!(true));
         assert_eq!(windows[0].input.get("options"), None);
+        let keys: Vec<&String> = windows[1].input.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+        assert_eq!(keys, ["messages", "agentState", "options"]);
 
         // A pair longer than the window makes one oversized window.
         messages[6] = text(6);
