@@ -144,7 +144,6 @@ fn capture_check_accept_run(root: &Path, files: &[PathBuf], session: &[Value]) -
     checked
 }
 
-#[test]
 fn a_200_message_dump_becomes_pending_windows_that_pass() -> Result<(), Box<dyn std::error::Error>> {
     let root = tempfile::tempdir()?;
     let dump = root.path().join("dump");
@@ -166,7 +165,6 @@ fn a_200_message_dump_becomes_pending_windows_that_pass() -> Result<(), Box<dyn 
     Ok(())
 }
 
-#[test]
 fn without_windows_one_case_per_session_and_accept_refused_in_ci() -> Result<(), Box<dyn std::error::Error>> {
     let root = tempfile::tempdir()?;
     let (messages, agent_state) = SessionBuilder::build();
@@ -260,7 +258,6 @@ fn rename(value: &Value, ids: &BTreeSet<String>) -> Value {
     }
 }
 
-#[test]
 fn a_session_built_from_the_hapi_corpus_inputs() -> Result<(), Box<dyn std::error::Error>> {
     let Some(corpus) = hapi_suite("chat") else { return Ok(()) };
     let (mut messages, state) = corpus_session(&corpus);
@@ -285,3 +282,9 @@ fn a_session_built_from_the_hapi_corpus_inputs() -> Result<(), Box<dyn std::erro
     );
     Ok(())
 }
+
+crate::trials![
+    a_200_message_dump_becomes_pending_windows_that_pass,
+    without_windows_one_case_per_session_and_accept_refused_in_ci,
+    a_session_built_from_the_hapi_corpus_inputs
+];

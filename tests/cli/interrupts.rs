@@ -106,7 +106,6 @@ fn old_or_new(dir: &Path) {
     }
 }
 
-#[test]
 fn fmt_interrupted_leaves_no_temporary_file() {
     for number in [libc::SIGINT, libc::SIGTERM] {
         let cut = rounds(&loose_tree, 6, &|at| vec![(at, number)], &old_or_new);
@@ -123,7 +122,6 @@ fn drifted_tree() -> (tempfile::TempDir, Vec<String>) {
     (dir, vec!["regen".into(), ".".into(), "--no-diff".into()])
 }
 
-#[test]
 fn regen_interrupted_leaves_no_temporary_file() {
     let pending_whole = |dir: &Path| {
         for entry in std::fs::read_dir(dir.join("chat")).unwrap().flatten() {
@@ -145,7 +143,6 @@ fn failing_run() -> (tempfile::TempDir, Vec<String>) {
     (dir, [&args[..], &["--format", "html"]].concat().into_iter().map(str::to_owned).collect())
 }
 
-#[test]
 fn report_writing_interrupted_leaves_no_temporary_file() {
     let whole_reports = |dir: &Path| {
         for entry in std::fs::read_dir(dir.join("out")).into_iter().flatten().flatten() {
@@ -175,12 +172,10 @@ fn capture_tree() -> (tempfile::TempDir, Vec<String>) {
     (dir, args)
 }
 
-#[test]
 fn capture_interrupted_leaves_no_temporary_file() {
     rounds(&capture_tree, 4, &|at| vec![(at, libc::SIGINT)], &|_| {});
 }
 
-#[test]
 fn what_a_kill_leaves_is_removed_and_named_by_the_next_run() {
     // An uncatchable kill at times spread over an uninterrupted fmt (the
     // machine decides how long that takes), in rounds: most leave a
@@ -222,7 +217,6 @@ fn what_a_kill_leaves_is_removed_and_named_by_the_next_run() {
     assert!(swept > 0, "no kill left a temporary file to sweep ({killed_rounds} rounds killed)");
 }
 
-#[test]
 fn a_check_leaves_leftovers_alone_and_names_them() {
     let (dir, _) = loose_tree();
     // Process ids wrap long before this one: its writer is gone.
@@ -235,3 +229,12 @@ fn a_check_leaves_leftovers_alone_and_names_them() {
     assert!(fmt.stderr.contains("removed a temporary file"), "{}", fmt.stderr);
     assert!(!leftover.exists());
 }
+
+crate::trials![
+    fmt_interrupted_leaves_no_temporary_file,
+    regen_interrupted_leaves_no_temporary_file,
+    report_writing_interrupted_leaves_no_temporary_file,
+    capture_interrupted_leaves_no_temporary_file,
+    what_a_kill_leaves_is_removed_and_named_by_the_next_run,
+    a_check_leaves_leftovers_alone_and_names_them
+];
