@@ -144,7 +144,6 @@ fn capture_check_accept_run(root: &Path, files: &[PathBuf], session: &[Value]) -
     checked
 }
 
-#[test]
 fn a_200_message_dump_becomes_pending_windows_that_pass() -> Result<(), Box<dyn std::error::Error>> {
     let root = tempfile::tempdir()?;
     let dump = root.path().join("dump");
@@ -166,7 +165,6 @@ fn a_200_message_dump_becomes_pending_windows_that_pass() -> Result<(), Box<dyn 
     Ok(())
 }
 
-#[test]
 fn without_windows_one_case_per_session_and_accept_refused_in_ci() -> Result<(), Box<dyn std::error::Error>> {
     let root = tempfile::tempdir()?;
     let (messages, agent_state) = SessionBuilder::build();
@@ -260,7 +258,6 @@ fn rename(value: &Value, ids: &BTreeSet<String>) -> Value {
     }
 }
 
-#[test]
 fn a_session_built_from_the_hapi_corpus_inputs() -> Result<(), Box<dyn std::error::Error>> {
     let Some(corpus) = hapi_suite("chat") else { return Ok(()) };
     let (mut messages, state) = corpus_session(&corpus);
@@ -310,7 +307,6 @@ fn windows_of(files: &[PathBuf], out: &Path, window: usize) -> Vec<Value> {
 /// messages) gives the documents of the same session cut whole: the session
 /// id holds an e-mail address that nothing else holds, so its placeholder
 /// is numbered after every message and the case is read whole and cut.
-#[test]
 fn windows_read_through_the_index_are_the_windows_of_the_whole_session() -> Result<(), Box<dyn std::error::Error>> {
     let root = tempfile::tempdir()?;
     let (messages, agent_state) = SessionBuilder::build();
@@ -339,7 +335,6 @@ fn windows_read_through_the_index_are_the_windows_of_the_whole_session() -> Resu
 /// A secret the lint finds in a late window (a `--redact-rule` that only
 /// matches the written text: a backslash escape) fails the capture after
 /// earlier windows were written: they are removed again.
-#[test]
 fn a_late_window_that_fails_the_lint_leaves_no_pending_file() -> Result<(), Box<dyn std::error::Error>> {
     let root = tempfile::tempdir()?;
     let dump = root.path().join("dump");
@@ -362,3 +357,11 @@ fn a_late_window_that_fails_the_lint_leaves_no_pending_file() -> Result<(), Box<
     assert!(files_ending(&out, ".tmp").is_empty());
     Ok(())
 }
+
+crate::trials![
+    a_200_message_dump_becomes_pending_windows_that_pass,
+    without_windows_one_case_per_session_and_accept_refused_in_ci,
+    a_session_built_from_the_hapi_corpus_inputs,
+    windows_read_through_the_index_are_the_windows_of_the_whole_session,
+    a_late_window_that_fails_the_lint_leaves_no_pending_file
+];

@@ -30,7 +30,6 @@ fn capture(root: &Path, suite: &str, format: &str, files: &[String]) -> Vec<Path
     files_ending(&out, ".json.new")
 }
 
-#[test]
 fn real_agent_runtime_captures_become_passing_fixtures() -> Result<(), Box<dyn std::error::Error>> {
     let Some(captures) = shared("captures") else { return Ok(()) };
     let root = tempfile::tempdir()?;
@@ -74,7 +73,6 @@ fn real_agent_runtime_captures_become_passing_fixtures() -> Result<(), Box<dyn s
     Ok(())
 }
 
-#[test]
 fn a_format_names_the_suites_it_serves() {
     let output = conform(&["capture", "chat", "--from", "claude-stream-json", "nothing.jsonl"]);
     assert_eq!(output.code, Some(2));
@@ -104,7 +102,6 @@ fn capture_into(
     (output, files_ending(out, ".json.new"))
 }
 
-#[test]
 fn a_file_of_another_format_is_refused_unless_forced() -> Result<(), Box<dyn std::error::Error>> {
     let Some(third_party) = shared("captures/third-party") else { return Ok(()) };
     let stream = third_party.join("claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl");
@@ -142,7 +139,6 @@ fn a_file_of_another_format_is_refused_unless_forced() -> Result<(), Box<dyn std
     Ok(())
 }
 
-#[test]
 fn a_last_line_cut_mid_write_imports_what_is_complete() -> Result<(), Box<dyn std::error::Error>> {
     let Some(third_party) = shared("captures/third-party") else { return Ok(()) };
     let root = tempfile::tempdir()?;
@@ -177,3 +173,10 @@ fn a_last_line_cut_mid_write_imports_what_is_complete() -> Result<(), Box<dyn st
     }
     Ok(())
 }
+
+crate::trials![
+    real_agent_runtime_captures_become_passing_fixtures,
+    a_format_names_the_suites_it_serves,
+    a_file_of_another_format_is_refused_unless_forced,
+    a_last_line_cut_mid_write_imports_what_is_complete
+];

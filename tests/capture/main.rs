@@ -9,3 +9,12 @@ mod capture_session;
 mod capture_streams;
 mod redaction_false_positives;
 mod redaction_planted;
+
+fn main() {
+    common::harness::run(&[
+        capture_session::trials,
+        capture_streams::trials,
+        redaction_false_positives::trials,
+        redaction_planted::trials,
+    ]);
+}

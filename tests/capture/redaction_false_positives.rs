@@ -63,7 +63,6 @@ fn lint_tree(folder: &Path) -> (usize, BTreeMap<String, usize>, Vec<String>) {
     (files.len(), per_rule, unexpected)
 }
 
-#[test]
 fn the_rules_take_nothing_in_the_hapi_corpus_and_the_recordings_for_a_secret() {
     for relative in ["hapi/fixtures", "captures"] {
         let Some(folder) = shared(relative) else { continue };
@@ -73,3 +72,5 @@ fn the_rules_take_nothing_in_the_hapi_corpus_and_the_recordings_for_a_secret() {
         eprintln!("../shared/{relative}: {files} files; findings per rule: {per_rule:?}");
     }
 }
+
+crate::trials![the_rules_take_nothing_in_the_hapi_corpus_and_the_recordings_for_a_secret];

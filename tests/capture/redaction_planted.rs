@@ -67,7 +67,6 @@ fn redactor() -> Redactor {
     Redactor::new(&[CUSTOM_RULE.to_owned()]).unwrap_or_else(|err| panic!("{err}"))
 }
 
-#[test]
 fn no_planted_secret_survives_and_nothing_else_changes() {
     let (original, expected, planted) = planted_document();
     assert!(planted >= 30, "only {planted} secrets planted");
@@ -111,7 +110,6 @@ fn no_planted_secret_survives_and_nothing_else_changes() {
     );
 }
 
-#[test]
 fn every_rule_fires_on_the_mixed_document() {
     let (mut document, _, _) = planted_document();
     let mut redactor = redactor();
@@ -146,7 +144,6 @@ fn every_rule_fires_on_the_mixed_document() {
     }
 }
 
-#[test]
 fn placeholders_are_stable_within_a_capture() {
     let mut redactor = redactor();
     let mut value = json!([
@@ -182,7 +179,6 @@ fn placeholders_are_stable_within_a_capture() {
     assert_eq!(fresh.scrub_text(&format!("k={ANTHROPIC}")), "k=REDACTED_ANTHROPIC_KEY_1");
 }
 
-#[test]
 fn the_lint_flags_the_original_and_passes_the_scrubbed_document() {
     let (original, _, _) = planted_document();
     let redactor = redactor();
@@ -199,7 +195,6 @@ fn the_lint_flags_the_original_and_passes_the_scrubbed_document() {
     assert!(mask_placeholders(&text).contains(MASK));
 }
 
-#[test]
 fn a_secret_the_rules_miss_is_caught_by_a_user_rule_in_the_lint_too() {
     // Without the user rule the host is not a secret; with it, the lint of an
     // unscrubbed document reports it.
@@ -277,7 +272,6 @@ fn survivors(kind: &Kind, strings: &[String]) -> Vec<String> {
         .collect()
 }
 
-#[test]
 fn the_catalog_covers_every_rule_and_its_wrapped_values_are_what_they_say() {
     let kinds = kinds();
     assert!(kinds.len() >= 55, "only {} kinds planted", kinds.len());
@@ -293,7 +287,6 @@ fn the_catalog_covers_every_rule_and_its_wrapped_values_are_what_they_say() {
     assert_eq!(decode_base64(env.trim_end_matches('=')), Some(WRAPPED_ENV.as_bytes().to_vec()));
 }
 
-#[test]
 fn every_kind_is_replaced_by_its_rule_and_nothing_else_changes() {
     let mut failures = Vec::new();
     for (index, kind) in kinds().iter().enumerate() {
@@ -321,7 +314,6 @@ fn every_kind_is_replaced_by_its_rule_and_nothing_else_changes() {
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
 
-#[test]
 fn personal_data_is_kept_on_request_and_secrets_are_not() {
     let options = RedactOptions { keep_personal_data: true, ..default_options() };
     for (index, kind) in kinds().iter().enumerate() {
@@ -338,7 +330,6 @@ fn personal_data_is_kept_on_request_and_secrets_are_not() {
     }
 }
 
-#[test]
 fn what_fixtures_legitimately_hold_is_left_alone() {
     let mut redactor = trained_redactor(default_options());
     let value = json!({"log": LOOK_ALIKES, "createdAt": 1_755_000_001_500u64, "seq": 42, "port": 8080});
@@ -348,7 +339,6 @@ fn what_fixtures_legitimately_hold_is_left_alone() {
     assert_eq!(redactor.lint(&to_canonical_string(&value), &value), Vec::new());
 }
 
-#[test]
 fn numbers_that_are_personal_data_become_placeholders() {
     let mut redactor = trained_redactor(default_options());
     let mut value = json!({"card": 4_111_111_111_111_111u64, "createdAt": 1_755_000_001_500u64});
@@ -363,7 +353,6 @@ fn numbers_that_are_personal_data_become_placeholders() {
 /// planted secret survives in any fixture, that every kind's text around
 /// its secrets is intact, and that the lint flags each kind's unredacted
 /// frame.
-#[test]
 fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>> {
     let kinds = kinds();
     let mut checked = Vec::new();
@@ -440,7 +429,6 @@ fn every_kind_in_every_capture_format() -> Result<(), Box<dyn std::error::Error>
 /// `conform capture --keep-personal-data` keeps the IP address and phone
 /// number of a capture that, without the flag, are replaced; the key is
 /// replaced either way.
-#[test]
 fn the_capture_command_keeps_personal_data_only_when_asked() -> Result<(), Box<dyn std::error::Error>> {
     let folder = tempfile::tempdir()?;
     let capture = folder.path().join("run.jsonl");
@@ -462,3 +450,18 @@ fn the_capture_command_keeps_personal_data_only_when_asked() -> Result<(), Box<d
     }
     Ok(())
 }
+
+crate::trials![
+    no_planted_secret_survives_and_nothing_else_changes,
+    every_rule_fires_on_the_mixed_document,
+    placeholders_are_stable_within_a_capture,
+    the_lint_flags_the_original_and_passes_the_scrubbed_document,
+    a_secret_the_rules_miss_is_caught_by_a_user_rule_in_the_lint_too,
+    the_catalog_covers_every_rule_and_its_wrapped_values_are_what_they_say,
+    every_kind_is_replaced_by_its_rule_and_nothing_else_changes,
+    personal_data_is_kept_on_request_and_secrets_are_not,
+    what_fixtures_legitimately_hold_is_left_alone,
+    numbers_that_are_personal_data_become_placeholders,
+    every_kind_in_every_capture_format,
+    the_capture_command_keeps_personal_data_only_when_asked
+];

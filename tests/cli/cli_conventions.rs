@@ -50,7 +50,6 @@ fn every_command() -> Vec<Vec<String>> {
     commands
 }
 
-#[test]
 fn every_command_that_prints_ends_quietly_with_status_0_when_stdout_is_closed() {
     let dir = chat_tree();
     // A fixture the reference fails, for reduce (outside the tree the other commands read).
@@ -131,7 +130,6 @@ fn every_command_that_prints_ends_quietly_with_status_0_when_stdout_is_closed() 
 /// Reports, pending fixtures and accepted fixtures get the mode any new file
 /// gets under the umask; `fmt` keeps a file's own mode.
 #[cfg(unix)]
-#[test]
 fn new_files_honour_the_umask_and_fmt_keeps_a_files_mode() {
     use std::os::unix::fs::PermissionsExt;
     let mode = |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
@@ -177,7 +175,6 @@ fn new_files_honour_the_umask_and_fmt_keeps_a_files_mode() {
     assert_eq!(mode(&file), 0o640);
 }
 
-#[test]
 fn a_selection_that_matches_nothing_is_a_usage_error_in_every_command() {
     let dir = chat_tree();
     // Every command whose help offers --suite and --filter selects fixtures with them
@@ -216,7 +213,6 @@ fn a_selection_that_matches_nothing_is_a_usage_error_in_every_command() {
     }
 }
 
-#[test]
 fn every_subcommand_help_has_examples_and_exit_codes_and_suite_options_name_the_suites() {
     for command in every_command() {
         let name = command.join(" ");
@@ -242,7 +238,6 @@ fn every_subcommand_help_has_examples_and_exit_codes_and_suite_options_name_the_
     }
 }
 
-#[test]
 fn colors_follow_no_color_force_color_and_clicolor_force() {
     let dir = chat_tree();
     let colored = |env: &[(&str, &str)]| {
@@ -268,3 +263,11 @@ fn colors_follow_no_color_force_color_and_clicolor_force() {
     assert!(!colored(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")]), "NO_COLOR wins");
     assert!(!colored(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]), "NO_COLOR wins");
 }
+
+crate::trials![
+    every_command_that_prints_ends_quietly_with_status_0_when_stdout_is_closed,
+    new_files_honour_the_umask_and_fmt_keeps_a_files_mode,
+    a_selection_that_matches_nothing_is_a_usage_error_in_every_command,
+    every_subcommand_help_has_examples_and_exit_codes_and_suite_options_name_the_suites,
+    colors_follow_no_color_force_color_and_clicolor_force
+];

@@ -56,7 +56,6 @@ const BROKEN_FILES: [&str; 9] = [
     "more/duplicate-name.json",
 ];
 
-#[test]
 fn validate_gives_one_error_line_per_broken_file_and_exit_2() {
     let dir = broken_tree();
     let output = conform_in(dir.path(), &["validate", "."]);
@@ -75,7 +74,6 @@ fn validate_gives_one_error_line_per_broken_file_and_exit_2() {
     assert!(err.lines().any(|l| l.starts_with("note: ") && l.contains("notes.txt")));
 }
 
-#[test]
 fn validate_errors_carry_line_column_and_pointer() {
     let dir = broken_tree();
     let err = conform_in(dir.path(), &["validate", "."]).stderr;
@@ -90,7 +88,6 @@ fn validate_errors_carry_line_column_and_pointer() {
     assert!(line_for("newer-version.json").contains("fixtureVersion 99"), "{err}");
 }
 
-#[test]
 fn run_judges_what_it_can_and_lists_every_broken_fixture() {
     let dir = broken_tree();
     let out = dir.path().join("out");
@@ -127,7 +124,6 @@ fn run_judges_what_it_can_and_lists_every_broken_fixture() {
 
 /// `fixtureVersion` must be a JSON integer in range: a fraction, an exponent
 /// or an out-of-range integer is a broken document, never another version.
-#[test]
 fn a_version_that_is_not_a_small_integer_is_invalid_not_version_one() {
     let dir = tempfile::tempdir().unwrap();
     let lexemes = ["2.0", "1e3", "1.0", "4294967296", "18446744073709551616", "0", "-1", "\"1\""];
@@ -154,7 +150,6 @@ fn a_version_that_is_not_a_small_integer_is_invalid_not_version_one() {
     }
 }
 
-#[test]
 fn fmt_fixes_form_and_never_touches_an_unparsable_file() {
     let dir = broken_tree();
     let chat = dir.path().join("chat");
@@ -175,7 +170,6 @@ fn fmt_fixes_form_and_never_touches_an_unparsable_file() {
     assert!(leftovers.is_empty());
 }
 
-#[test]
 fn an_empty_tree_and_a_missing_path_are_setup_errors() {
     let dir = tempfile::tempdir().unwrap();
     let output = conform_in(dir.path(), &["run", "."]);
@@ -189,7 +183,6 @@ fn an_empty_tree_and_a_missing_path_are_setup_errors() {
     assert!(output.stderr.contains("unknown suite `nope`"));
 }
 
-#[test]
 fn hapi_list_prints_73_ids() {
     let Some(corpus) = hapi_corpus() else { return };
     let output = conform(&["list", corpus.to_str().unwrap()]);
@@ -206,7 +199,6 @@ fn hapi_list_prints_73_ids() {
     assert!(output.stderr.contains("push"), "push/ is skipped with a notice");
 }
 
-#[test]
 fn hapi_validate_passes() {
     let Some(corpus) = hapi_corpus() else { return };
     let output = conform(&["validate", corpus.to_str().unwrap()]);
@@ -214,7 +206,6 @@ fn hapi_validate_passes() {
     assert!(output.stdout.contains("73 of 73 fixtures valid"));
 }
 
-#[test]
 fn the_bundled_fixtures_and_the_hapi_corpus_load_together() {
     // The README's tour judges both trees in one run: no fixture id of one may
     // repeat an id of the other.
@@ -224,7 +215,6 @@ fn the_bundled_fixtures_and_the_hapi_corpus_load_together() {
     assert!(!output.stdout.contains("duplicate fixture id"), "{}", output.stdout);
 }
 
-#[test]
 fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
     let Some(corpus) = hapi_corpus() else { return };
     let output = conform(&["fmt", "--check", corpus.to_str().unwrap()]);
@@ -245,7 +235,6 @@ fn hapi_fmt_check_is_clean_and_one_altered_byte_is_caught() {
     assert!(out.contains("72 canonical, 1 would be reformatted"), "{out}");
 }
 
-#[test]
 fn json_junit_and_markdown_reports_are_written_and_consistent() {
     let Some(corpus) = hapi_corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -284,7 +273,7 @@ fn json_junit_and_markdown_reports_are_written_and_consistent() {
 fn check_junit(reports: &[&std::path::Path]) -> Option<Vec<String>> {
     let schema = common::shared("schemas/junit-10.xsd")?;
     let Some(python) = common::python() else {
-        common::skip_unless_required("python3 is not installed");
+        common::skip("python3 is not installed");
         return None;
     };
     let output = std::process::Command::new(python)
@@ -295,7 +284,7 @@ fn check_junit(reports: &[&std::path::Path]) -> Option<Vec<String>> {
         .expect("python3 runs");
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     if output.status.code() == Some(3) {
-        common::skip_unless_required(&format!(
+        common::skip(&format!(
             "{} (pip install xmlschema junitparser)",
             String::from_utf8_lossy(&output.stderr).trim()
         ));
@@ -305,7 +294,6 @@ fn check_junit(reports: &[&std::path::Path]) -> Option<Vec<String>> {
     Some(stdout.lines().map(str::to_owned).collect())
 }
 
-#[test]
 fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser_junit2html_and_xunit_viewer() {
     let dir = tempfile::tempdir().unwrap();
     let passing = dir.path().join("passing");
@@ -318,7 +306,7 @@ fn junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser_junit2ht
 
     // A run with a crash, once as the default writes it and once with the fixture file on each testcase.
     let scenario = common::subprocess::Scenario::new();
-    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let Some(python) = common::python() else { return common::skip("python3 is not installed") };
     let adapter = scenario.fault_adapter(python, "crash");
     let tree = scenario.tree();
     let mixed = dir.path().join("mixed");
@@ -370,7 +358,7 @@ fn xunit_viewer_summary(xml: &std::path::Path) -> Option<String> {
     let node = common::node()?;
     let viewer = common::root().join("tests/junit-readers/node_modules/xunit-viewer/bin/xunit-viewer.js");
     if !viewer.is_file() {
-        common::skip_unless_required("npm package `xunit-viewer` not installed (npm ci --prefix tests/junit-readers)");
+        common::skip("npm package `xunit-viewer` not installed (npm ci --prefix tests/junit-readers)");
         return None;
     }
     let out = tempfile::tempdir().unwrap();
@@ -389,9 +377,8 @@ fn xunit_viewer_summary(xml: &std::path::Path) -> Option<String> {
     stdout.lines().rev().find(|line| !line.trim().is_empty() && !line.starts_with("Written to")).map(str::to_owned)
 }
 
-#[test]
 fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
-    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let Some(python) = common::python() else { return common::skip("python3 is not installed") };
     let dir = tempfile::tempdir().unwrap();
     let tree = dir.path().join("tree");
     common::copy_tree(&common::root().join("fixtures/chat"), &tree.join("chat"));
@@ -429,7 +416,6 @@ fn a_huge_reply_costs_the_report_its_budget_not_its_size() {
     assert_eq!(report["limits"]["value_bytes_per_case"], 1 << 20);
 }
 
-#[test]
 fn markdown_limit_bounds_the_run_and_compare_markdown() {
     let dir = tempfile::tempdir().unwrap();
     let tree = dir.path().join("tree");
@@ -458,3 +444,20 @@ fn markdown_limit_bounds_the_run_and_compare_markdown() {
     assert!(cut.chars().count() <= 3000, "{} characters", cut.chars().count());
     assert!(cut.contains("--markdown-limit"), "{cut}");
 }
+
+crate::trials![
+    validate_gives_one_error_line_per_broken_file_and_exit_2,
+    validate_errors_carry_line_column_and_pointer,
+    run_judges_what_it_can_and_lists_every_broken_fixture,
+    a_version_that_is_not_a_small_integer_is_invalid_not_version_one,
+    fmt_fixes_form_and_never_touches_an_unparsable_file,
+    an_empty_tree_and_a_missing_path_are_setup_errors,
+    hapi_list_prints_73_ids,
+    hapi_validate_passes,
+    the_bundled_fixtures_and_the_hapi_corpus_load_together,
+    hapi_fmt_check_is_clean_and_one_altered_byte_is_caught,
+    json_junit_and_markdown_reports_are_written_and_consistent,
+    junit_reports_are_valid_against_junit_10_xsd_and_read_by_junitparser_junit2html_and_xunit_viewer,
+    a_huge_reply_costs_the_report_its_budget_not_its_size,
+    markdown_limit_bounds_the_run_and_compare_markdown
+];

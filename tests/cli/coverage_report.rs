@@ -42,7 +42,6 @@ const V2_RULES_WITHOUT_FIXTURES: [&str; 2] = [
     "v2.p1.non-string-tool-call-id-correlates-with-nothing",
 ];
 
-#[test]
 fn reached_and_unreached_partition_the_chat_rules() {
     let report = coverage_json(&["fixtures"]);
     let suite = chat(&report);
@@ -66,7 +65,6 @@ fn reached_and_unreached_partition_the_chat_rules() {
     }
 }
 
-#[test]
 fn candidates_are_ranked_by_the_rules_they_add() {
     let Some(corpus) = hapi_suite("chat") else { return };
     let corpus = corpus.to_str().unwrap();
@@ -107,7 +105,6 @@ fn candidates_are_ranked_by_the_rules_they_add() {
 
 /// Outside chat (whose three unfixturable rules `tests/references/chat_invariants.rs`
 /// names), the project's fixtures reach every rule each suite lists.
-#[test]
 fn own_fixtures_reach_every_listed_rule_of_the_other_suites() {
     let report = coverage_json(&["fixtures"]);
     let suites = report["coverage"]["suites"].as_array().cloned().unwrap_or_default();
@@ -132,7 +129,6 @@ fn own_fixtures_reach_every_listed_rule_of_the_other_suites() {
 
 /// The rules fixtureVersion 2 introduced are reported apart, per suite, and
 /// only version 2 fixtures count toward them.
-#[test]
 fn the_rules_of_version_2_are_reported_apart() {
     let report = coverage_json(&["fixtures"]);
     let text = conform(&["coverage", "fixtures"]).stdout;
@@ -171,3 +167,10 @@ fn the_rules_of_version_2_are_reported_apart() {
     assert_eq!(v2["reached"], serde_json::json!({}));
     assert_eq!(strings(&alone["unreached"]["chat v2"]).len(), strings(&v2["known"]).len());
 }
+
+crate::trials![
+    reached_and_unreached_partition_the_chat_rules,
+    candidates_are_ranked_by_the_rules_they_add,
+    own_fixtures_reach_every_listed_rule_of_the_other_suites,
+    the_rules_of_version_2_are_reported_apart
+];

@@ -34,7 +34,6 @@ fn expected_blocks() -> Value {
     ])
 }
 
-#[test]
 fn decode_is_the_web_pipeline_outside_the_fixture_schema() {
     let output = Conform::new(&["decode", "--suite", "chat", "-"]).stdin(input().to_string().as_bytes()).run();
     assert!(output.success(), "{}", output.text());
@@ -49,7 +48,6 @@ fn decode_is_the_web_pipeline_outside_the_fixture_schema() {
     assert_eq!(Value::Array(blocks), expected_blocks());
 }
 
-#[test]
 fn the_adapter_answers_the_same() {
     let lines = [
         json!({"op": "hello", "protocol": "1.0.0", "harness": {"name": "test", "version": "0"}}),
@@ -70,3 +68,5 @@ fn the_adapter_answers_the_same() {
     let blocks = reply["output"]["blocks"].as_array().cloned().unwrap_or_default();
     assert_eq!(Value::Array(blocks[..4].to_vec()), expected_blocks(), "{reply}");
 }
+
+crate::trials![decode_is_the_web_pipeline_outside_the_fixture_schema, the_adapter_answers_the_same];

@@ -151,7 +151,6 @@ fn broken_link(file: &Path, target: &str) -> Option<String> {
     (!defined.contains(anchor)).then(|| format!("{} has no heading #{anchor}", resolved.display()))
 }
 
-#[test]
 fn every_relative_link_reaches_an_existing_file_and_heading() {
     let mut broken = Vec::new();
     let mut checked = 0;
@@ -170,7 +169,6 @@ fn every_relative_link_reaches_an_existing_file_and_heading() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
-#[test]
 fn every_project_path_the_docs_quote_exists() {
     let mut missing = Vec::new();
     let mut checked = 0;
@@ -193,7 +191,6 @@ fn every_project_path_the_docs_quote_exists() {
     assert!(missing.is_empty(), "paths that do not exist:\n{}", missing.join("\n"));
 }
 
-#[test]
 fn the_readme_is_a_short_front_door_that_starts_with_the_two_commands() {
     let readme = read(Path::new("README.md"));
     let lines = readme.lines().count();
@@ -237,7 +234,6 @@ fn json_cell(cell: &str) -> Option<serde_json::Value> {
 /// Every row of a table under an `Examples` heading of a suite README whose
 /// first two cells are JSON (an input part and its expected part) is what
 /// the suite's reference gives for that input.
-#[test]
 fn every_example_row_of_a_suite_readme_is_what_the_reference_gives() {
     let mut problems = Vec::new();
     let mut checked = 0;
@@ -289,7 +285,6 @@ fn ignore_reasons<'v>(value: &'v serde_json::Value, out: &mut BTreeSet<&'v str>)
 /// exactly, so a suite's README must state each one its fixtures pin (a
 /// parser message inside `the line is not JSON (…)` is the parser's, and only
 /// the sentence around it is looked for).
-#[test]
 fn every_ignore_reason_the_fixtures_pin_is_in_the_suite_readme() {
     let collapse = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut missing = Vec::new();
@@ -323,7 +318,6 @@ fn every_ignore_reason_the_fixtures_pin_is_in_the_suite_readme() {
     assert!(missing.is_empty(), "ignore reasons the READMEs do not state:\n{}", missing.join("\n"));
 }
 
-#[test]
 fn every_suite_readme_names_each_rule_id_of_its_reference() {
     let mut problems = Vec::new();
     for suite in conform::suites::all() {
@@ -342,7 +336,6 @@ fn every_suite_readme_names_each_rule_id_of_its_reference() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-#[test]
 fn the_anchor_rules_match_github() {
     assert_eq!(anchor_of("Importers (capture → suite inputs)"), "importers-capture--suite-inputs");
     assert_eq!(anchor_of("Classification of `user` frames"), "classification-of-user-frames");
@@ -355,7 +348,6 @@ fn the_anchor_rules_match_github() {
 
 /// The capture page's redaction table lists every built-in rule with its
 /// placeholder label, in priority order.
-#[test]
 fn the_redaction_table_matches_the_rules() {
     use conform::redact::rules::BUILTIN_RULES;
     let page = read(Path::new("docs/captures.md"));
@@ -375,3 +367,14 @@ fn the_redaction_table_matches_the_rules() {
     assert_eq!(in_table, listed, "docs/captures.md rows (rule, label) in priority order");
     assert!(rows.iter().any(|(id, label)| id == conform::redact::SECRET_MEMBER_RULE && label == "SECRET"));
 }
+
+crate::trials![
+    every_relative_link_reaches_an_existing_file_and_heading,
+    every_project_path_the_docs_quote_exists,
+    the_readme_is_a_short_front_door_that_starts_with_the_two_commands,
+    every_example_row_of_a_suite_readme_is_what_the_reference_gives,
+    every_ignore_reason_the_fixtures_pin_is_in_the_suite_readme,
+    every_suite_readme_names_each_rule_id_of_its_reference,
+    the_anchor_rules_match_github,
+    the_redaction_table_matches_the_rules
+];

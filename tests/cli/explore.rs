@@ -51,7 +51,6 @@ const MUTANTS: &[Mutant] = &[
     Mutant { name: "summary_code_points", suite: "event-fold", signature: "/summary value-changed" },
 ];
 
-#[test]
 fn the_reference_over_the_protocol_finds_no_divergence() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("reports");
@@ -91,7 +90,6 @@ fn the_reference_over_the_protocol_finds_no_divergence() {
     assert!(markdown.starts_with("## ✅ conform explore: "), "{markdown}");
 }
 
-#[test]
 fn every_planted_mutant_passes_every_bundled_fixture_of_its_suite() {
     let Some(python) = python() else { return };
     for mutant in MUTANTS {
@@ -119,7 +117,6 @@ fn every_planted_mutant_passes_every_bundled_fixture_of_its_suite() {
     }
 }
 
-#[test]
 fn every_planted_mutant_is_found_in_a_cluster_of_its_own_with_a_small_fixture() {
     let Some(python) = python() else { return };
     let mut signatures = BTreeSet::new();
@@ -208,7 +205,6 @@ fn policy_run(dir: &Path, sides: &[&str]) -> (Option<i32>, Value) {
     (finished.code, explore_report(&out))
 }
 
-#[test]
 fn against_cmd_compares_two_external_implementations_and_the_reference_on_either_side() {
     let Some(python) = python() else { return };
     let mutant = mutant_cmd(python, "policy_python_strip");
@@ -246,7 +242,6 @@ fn against_cmd_compares_two_external_implementations_and_the_reference_on_either
     assert_eq!(count(&both), count(&judged));
 }
 
-#[test]
 fn inputs_are_reproducible_from_the_seed_and_the_report() {
     let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -268,9 +263,17 @@ fn inputs_are_reproducible_from_the_seed_and_the_report() {
     assert_eq!(bad.code, Some(2), "{}", bad.text());
 }
 
-#[test]
 fn explore_needs_an_implementation_to_compare() {
     let finished = conform(&["explore", "--count", "10"]);
     assert_eq!(finished.code, Some(2));
     assert!(finished.stderr.contains("--impl-cmd"), "{}", finished.stderr);
 }
+
+crate::trials![
+    the_reference_over_the_protocol_finds_no_divergence,
+    every_planted_mutant_passes_every_bundled_fixture_of_its_suite,
+    every_planted_mutant_is_found_in_a_cluster_of_its_own_with_a_small_fixture,
+    against_cmd_compares_two_external_implementations_and_the_reference_on_either_side,
+    inputs_are_reproducible_from_the_seed_and_the_report,
+    explore_needs_an_implementation_to_compare
+];

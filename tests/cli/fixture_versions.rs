@@ -59,7 +59,6 @@ fn run_json(tree: &Path, out: &Path, extra: &[&str]) -> common::Finished {
     conform(&args)
 }
 
-#[test]
 fn a_mixed_tree_without_a_version_file_is_judged_per_document() {
     let tree = mixed_tree();
     let out = tempfile::tempdir().expect("a temporary folder");
@@ -78,7 +77,6 @@ fn a_mixed_tree_without_a_version_file_is_judged_per_document() {
     assert!(cases.contains(&("sse/reply-clock-in-a-version-1-document".to_owned(), 1, "pass".to_owned())));
 }
 
-#[test]
 fn the_catalog_takes_its_trees_version_however_it_is_selected() {
     let tree = mixed_tree();
     let catalog = tree.path().join("catalogs").join("modes-v2.json");
@@ -99,7 +97,6 @@ fn the_catalog_takes_its_trees_version_however_it_is_selected() {
     }
 }
 
-#[test]
 fn an_implementation_of_version_1_only_is_unsupported_on_version_2_cases() {
     let Some(python) = python() else { return };
     let tree = mixed_tree();
@@ -126,7 +123,6 @@ fn an_implementation_of_version_1_only_is_unsupported_on_version_2_cases() {
     assert_eq!(message, "the implementation declares fixtureVersions [1] of `chat`, not 2");
 }
 
-#[test]
 fn a_version_no_suite_reads_is_still_unsupported_version() {
     let tree = mixed_tree();
     let mut document: Value = common::read_document(&root().join("fixtures/chat/v2-codex-stream-identities.json"));
@@ -147,7 +143,6 @@ fn a_version_no_suite_reads_is_still_unsupported_version() {
     assert!(others.into_iter().all(|(_, _, verdict)| verdict == "pass"), "the other cases are still judged");
 }
 
-#[test]
 fn conform_adapter_declares_and_serves_both_versions() {
     let hello = conform::implementation::serve::hello();
     for suite in VERSIONED_SUITES {
@@ -163,3 +158,11 @@ fn conform_adapter_declares_and_serves_both_versions() {
     assert!(cases.iter().any(|(_, version, _)| *version == 2));
     assert!(cases.iter().all(|(_, _, verdict)| verdict == "pass"), "{cases:?}");
 }
+
+crate::trials![
+    a_mixed_tree_without_a_version_file_is_judged_per_document,
+    the_catalog_takes_its_trees_version_however_it_is_selected,
+    an_implementation_of_version_1_only_is_unsupported_on_version_2_cases,
+    a_version_no_suite_reads_is_still_unsupported_version,
+    conform_adapter_declares_and_serves_both_versions
+];

@@ -60,7 +60,6 @@ fn assert_whole_lines(stderr: &str) {
 }
 
 #[cfg(unix)]
-#[test]
 fn special_files_named_like_fixtures_are_notes_and_never_opened() {
     let (dir, chat) = one_fixture_tree();
     mkfifo(&chat.join("pipe.json"));
@@ -101,7 +100,6 @@ fn special_files_named_like_fixtures_are_notes_and_never_opened() {
 }
 
 #[cfg(unix)]
-#[test]
 fn a_fifo_version_file_is_an_error_line_not_a_hang() {
     let (dir, _) = one_fixture_tree();
     mkfifo(&dir.path().join("VERSION"));
@@ -114,7 +112,6 @@ fn a_fifo_version_file_is_an_error_line_not_a_hang() {
     );
 }
 
-#[test]
 fn a_fixture_over_the_size_limit_is_refused_before_it_is_read() {
     let (dir, chat) = one_fixture_tree();
     // Sparse: 3 GB on paper, nothing on disk. Reading it would take 3 GB
@@ -150,7 +147,6 @@ fn many_numbers_fixture(chat: &Path, count: usize) {
     write_fixture(chat, &document);
 }
 
-#[test]
 fn a_document_with_too_many_values_is_a_located_error() {
     let (dir, chat) = one_fixture_tree();
     many_numbers_fixture(&chat, 5_000);
@@ -169,9 +165,8 @@ fn a_document_with_too_many_values_is_a_located_error() {
     assert!(!default.stderr.contains("values"), "{}", default.stderr);
 }
 
-#[test]
 fn a_reply_with_too_many_values_is_a_verdict_not_an_allocation() {
-    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let Some(python) = common::python() else { return common::skip("python3 is not installed") };
     let (dir, _) = one_fixture_tree();
     // 2 MB of one-digit numbers: a million values, refused above 100,000.
     let adapter = format!("{python} {} 2 numbers", common::path_arg("tests/adapters/huge_reply.py"));
@@ -185,7 +180,6 @@ fn a_reply_with_too_many_values_is_a_verdict_not_an_allocation() {
 }
 
 #[cfg(unix)]
-#[test]
 fn running_out_of_memory_is_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     // 40 MB of one-digit numbers: 20 million values, 1.4 GB once parsed.
@@ -207,7 +201,6 @@ fn running_out_of_memory_is_one_clear_line() {
     assert!(lines[0].contains("--max-json-values"), "{}", lines[0]);
 }
 
-#[test]
 fn a_number_beyond_a_double_is_refused_everywhere_saying_why() {
     let (dir, chat) = one_fixture_tree();
     let text = std::fs::read_to_string(chat.join("valid.json")).unwrap().replace("\"seq\": 1", "\"seq\": 1e400");
@@ -225,7 +218,6 @@ fn a_number_beyond_a_double_is_refused_everywhere_saying_why() {
 }
 
 #[cfg(unix)]
-#[test]
 fn a_newline_in_a_file_name_does_not_split_a_message() {
     let (dir, chat) = one_fixture_tree();
     let evil = "evil\nerror: forged line\r\u{1b}[2K";
@@ -243,7 +235,6 @@ fn a_newline_in_a_file_name_does_not_split_a_message() {
 }
 
 #[cfg(unix)]
-#[test]
 fn a_full_disk_names_the_report_and_leaves_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
     let chat = dir.path().join("chat");
@@ -266,9 +257,8 @@ fn a_full_disk_names_the_report_and_leaves_no_temporary_file() {
 
 /// `fixtureVersion` values that are not small integers make a document
 /// invalid: the implementation never hears of it, let alone as version 1.
-#[test]
 fn an_implementation_is_never_told_a_version_the_document_does_not_hold() {
-    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let Some(python) = common::python() else { return common::skip("python3 is not installed") };
     let (dir, chat) = one_fixture_tree();
     let canonical = std::fs::read_to_string(chat.join("valid.json")).unwrap();
     for (index, lexeme) in ["2.0", "1e3", "4294967296", "18446744073709551616", "1.0"].iter().enumerate() {
@@ -299,3 +289,16 @@ fn an_implementation_is_never_told_a_version_the_document_does_not_hold() {
         assert_eq!(case["verdict"], expected, "{case}");
     }
 }
+
+crate::trials![
+    special_files_named_like_fixtures_are_notes_and_never_opened,
+    a_fifo_version_file_is_an_error_line_not_a_hang,
+    a_fixture_over_the_size_limit_is_refused_before_it_is_read,
+    a_document_with_too_many_values_is_a_located_error,
+    a_reply_with_too_many_values_is_a_verdict_not_an_allocation,
+    running_out_of_memory_is_one_clear_line,
+    a_number_beyond_a_double_is_refused_everywhere_saying_why,
+    a_newline_in_a_file_name_does_not_split_a_message,
+    a_full_disk_names_the_report_and_leaves_no_temporary_file,
+    an_implementation_is_never_told_a_version_the_document_does_not_hold
+];

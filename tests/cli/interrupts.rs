@@ -106,7 +106,6 @@ fn old_or_new(dir: &Path) {
     }
 }
 
-#[test]
 fn fmt_interrupted_leaves_no_temporary_file() {
     for number in [libc::SIGINT, libc::SIGTERM] {
         let cut = rounds(&loose_tree, 6, &|at| vec![(at, number)], &old_or_new);
@@ -123,7 +122,6 @@ fn drifted_tree() -> (tempfile::TempDir, Vec<String>) {
     (dir, vec!["regen".into(), ".".into(), "--no-diff".into()])
 }
 
-#[test]
 fn regen_interrupted_leaves_no_temporary_file() {
     let pending_whole = |dir: &Path| {
         for entry in std::fs::read_dir(dir.join("chat")).unwrap().flatten() {
@@ -145,7 +143,6 @@ fn failing_run() -> (tempfile::TempDir, Vec<String>) {
     (dir, [&args[..], &["--format", "html"]].concat().into_iter().map(str::to_owned).collect())
 }
 
-#[test]
 fn report_writing_interrupted_leaves_no_temporary_file() {
     let whole_reports = |dir: &Path| {
         for entry in std::fs::read_dir(dir.join("out")).into_iter().flatten().flatten() {
@@ -185,7 +182,6 @@ fn whole_pending_files_only(dir: &Path) {
     }
 }
 
-#[test]
 fn capture_interrupted_leaves_no_temporary_file() {
     // Fixtures are written as their windows are ready: a signal during the
     // capture leaves the windows written so far, each whole.
@@ -198,7 +194,6 @@ fn capture_interrupted_leaves_no_temporary_file() {
 /// temporary files until then): an interrupted capture leaves none of them,
 /// or, when the signal comes while they are renamed into place, some, each
 /// whole, and never a temporary file.
-#[test]
 fn capture_with_accept_interrupted_leaves_whole_fixtures_only() {
     let accepting = || {
         let (dir, mut args) = capture_tree();
@@ -215,7 +210,6 @@ fn capture_with_accept_interrupted_leaves_whole_fixtures_only() {
     });
 }
 
-#[test]
 fn what_a_kill_leaves_is_removed_and_named_by_the_next_run() {
     // An uncatchable kill at times spread over an uninterrupted fmt (the
     // machine decides how long that takes), in rounds: most leave a
@@ -257,7 +251,6 @@ fn what_a_kill_leaves_is_removed_and_named_by_the_next_run() {
     assert!(swept > 0, "no kill left a temporary file to sweep ({killed_rounds} rounds killed)");
 }
 
-#[test]
 fn a_check_leaves_leftovers_alone_and_names_them() {
     let (dir, _) = loose_tree();
     // Process ids wrap long before this one: its writer is gone.
@@ -270,3 +263,13 @@ fn a_check_leaves_leftovers_alone_and_names_them() {
     assert!(fmt.stderr.contains("removed a temporary file"), "{}", fmt.stderr);
     assert!(!leftover.exists());
 }
+
+crate::trials![
+    fmt_interrupted_leaves_no_temporary_file,
+    regen_interrupted_leaves_no_temporary_file,
+    report_writing_interrupted_leaves_no_temporary_file,
+    capture_interrupted_leaves_no_temporary_file,
+    capture_with_accept_interrupted_leaves_whole_fixtures_only,
+    what_a_kill_leaves_is_removed_and_named_by_the_next_run,
+    a_check_leaves_leftovers_alone_and_names_them
+];

@@ -22,4 +22,35 @@ mod regen_check;
 mod rule_lists;
 mod schema_versions;
 mod tracking;
+mod trial_harness;
 mod upgrade;
+
+fn main() {
+    #[allow(unused_mut)]
+    let mut modules: Vec<fn() -> Vec<libtest_mimic::Trial>> = vec![
+        cli_conventions::trials,
+        cli_core::trials,
+        coverage_report::trials,
+        decode_outside_schema::trials,
+        docs_links::trials,
+        explore::trials,
+        fixture_versions::trials,
+        hostile_inputs::trials,
+        own_fixtures::trials,
+        progress::trials,
+        reduce_cli::trials,
+        reduce_fault::trials,
+        regen_check::trials,
+        rule_lists::trials,
+        schema_versions::trials,
+        tracking::trials,
+        trial_harness::trials,
+        upgrade::trials,
+    ];
+    #[cfg(unix)]
+    modules.push(interrupts::trials);
+    if std::env::var_os(trial_harness::DEMO).is_some() {
+        modules = vec![trial_harness::demo_trials];
+    }
+    common::harness::run(&modules);
+}

@@ -17,7 +17,6 @@ const DEFAULT_MINIMUM: usize = 10;
 /// Suites whose issues asked for more.
 const RAISED_MINIMUMS: &[(&str, usize)] = &[("chat", 40), ("claude-display", 40)];
 
-#[test]
 fn every_suite_holds_at_least_its_minimum_of_fixtures() {
     let corpus = load_corpus(&[root().join("fixtures")], &SuiteFilter::default()).expect("fixtures/ loads");
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
@@ -37,7 +36,6 @@ fn every_suite_holds_at_least_its_minimum_of_fixtures() {
     }
 }
 
-#[test]
 fn every_fixture_file_is_in_canonical_form() {
     let discovery = discover(&[root().join("fixtures")], &SuiteFilter::default()).expect("fixtures/ is discovered");
     let results = format_files(&discovery.files, true);
@@ -50,7 +48,6 @@ fn every_fixture_file_is_in_canonical_form() {
     assert!(problems.is_empty(), "not canonical (run `conform fmt fixtures`):\n{}", problems.join("\n"));
 }
 
-#[test]
 fn chat_descriptions_cite_the_spec_section_of_the_rule_they_pin() {
     for path in own_fixtures("chat") {
         let description = read_document(&path)["description"].as_str().unwrap_or_default().to_owned();
@@ -70,7 +67,6 @@ fn chat_descriptions_cite_the_spec_section_of_the_rule_they_pin() {
 /// Every bundled fixture would pass the capture lint: no secret-looking value
 /// and no user name that a home-directory path anywhere in it reveals. The
 /// hand-written fixtures that plant secrets on purpose use placeholders.
-#[test]
 fn no_fixture_holds_a_secret_or_a_user_name() {
     let discovery = discover(&[root().join("fixtures")], &SuiteFilter::default()).expect("fixtures/ is discovered");
     assert!(!discovery.files.is_empty(), "no fixture files found");
@@ -86,3 +82,10 @@ fn no_fixture_holds_a_secret_or_a_user_name() {
     }
     assert!(leaks.is_empty(), "{} findings:\n{}", leaks.len(), leaks.join("\n"));
 }
+
+crate::trials![
+    every_suite_holds_at_least_its_minimum_of_fixtures,
+    every_fixture_file_is_in_canonical_form,
+    chat_descriptions_cite_the_spec_section_of_the_rule_they_pin,
+    no_fixture_holds_a_secret_or_a_user_name
+];

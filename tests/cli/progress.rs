@@ -10,12 +10,9 @@ use crate::common::subprocess::Scenario;
 /// worker) under a pseudo-terminal made by `script`, and returns what the
 /// terminal showed; `None` (a visible skip) without python3 or `script`.
 fn on_a_terminal(extra: &[&str]) -> Option<String> {
-    let Some(python) = common::python() else {
-        common::skip_unless_required("python3 is not installed");
-        return None;
-    };
+    let python = common::python()?;
     if std::process::Command::new("script").arg("--version").output().is_err() {
-        common::skip_unless_required("script (util-linux) is not installed");
+        common::skip("`script` (util-linux) not installed");
         return None;
     }
     let scenario = Scenario::new();
@@ -44,7 +41,6 @@ fn on_a_terminal(extra: &[&str]) -> Option<String> {
     Some(shown)
 }
 
-#[test]
 fn a_run_longer_than_a_second_shows_progress_on_a_terminal() {
     let Some(shown) = on_a_terminal(&[]) else { return };
     assert!(shown.contains("/6 cases, 0 failed, "), "{shown:?}");
@@ -55,7 +51,6 @@ fn a_run_longer_than_a_second_shows_progress_on_a_terminal() {
     assert!(shown.contains("6 passed, 0 failed"), "{shown:?}");
 }
 
-#[test]
 fn no_progress_and_quiet_switch_the_terminal_progress_off() {
     for flag in ["--no-progress", "--quiet"] {
         let Some(shown) = on_a_terminal(&[flag]) else { return };
@@ -64,9 +59,8 @@ fn no_progress_and_quiet_switch_the_terminal_progress_off() {
     }
 }
 
-#[test]
 fn progress_never_reaches_piped_output() {
-    let Some(python) = common::python() else { return common::skip_unless_required("python3 is not installed") };
+    let Some(python) = common::python() else { return };
     let scenario = Scenario::new();
     let adapter = scenario.fault_adapter(python, "slow");
     let (tree, out) = (scenario.tree(), scenario.out("piped"));
@@ -78,3 +72,9 @@ fn progress_never_reaches_piped_output() {
     assert!(!output.stderr.contains(" cases, "), "{}", output.stderr);
     assert!(output.stdout.ends_with("6 passed, 0 failed\n"), "{}", output.stdout);
 }
+
+crate::trials![
+    a_run_longer_than_a_second_shows_progress_on_a_terminal,
+    no_progress_and_quiet_switch_the_terminal_progress_off,
+    progress_never_reaches_piped_output
+];

@@ -14,7 +14,6 @@ use conform::suite::NoTrace;
 use conform::suites::chat::capture::hapi_messages::chat_input;
 use serde_json::json;
 
-#[test]
 fn a_fault_adapter_case_reduces_to_at_most_three_messages() -> Result<(), Box<dyn std::error::Error>> {
     let Some(python) = python() else { return Ok(()) };
     let (messages, state) = SessionBuilder::build();
@@ -81,7 +80,6 @@ fn pagination_ops(count: usize) -> Vec<serde_json::Value> {
         .collect()
 }
 
-#[test]
 fn a_pagination_case_reduces_to_the_op_that_shows_the_failure() -> Result<(), Box<dyn std::error::Error>> {
     let Some(python) = python() else { return Ok(()) };
     use conform::suite::Suite;
@@ -121,3 +119,8 @@ fn a_pagination_case_reduces_to_the_op_that_shows_the_failure() -> Result<(), Bo
     assert!(external.stdout.contains("queued"), "{}", external.stdout);
     Ok(())
 }
+
+crate::trials![
+    a_fault_adapter_case_reduces_to_at_most_three_messages,
+    a_pagination_case_reduces_to_the_op_that_shows_the_failure
+];

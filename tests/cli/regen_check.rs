@@ -8,7 +8,6 @@ use crate::common;
 use common::{Conform, conform, hapi_corpus, read_document, root, write_fixture};
 use std::path::PathBuf;
 
-#[test]
 fn the_gate_is_clean_on_the_project_fixtures() {
     let output = conform(&["regen", "--check", "fixtures"]);
     assert_eq!(output.code, Some(0), "{}", output.text());
@@ -17,7 +16,6 @@ fn the_gate_is_clean_on_the_project_fixtures() {
     assert!(!stdout.contains("drifted chat/"), "{stdout}");
 }
 
-#[test]
 fn the_gate_warns_about_expectations_that_are_not_portable() {
     // Ties on position broken by the id collation: native ports are asked to
     // compare code units, which orders these ids otherwise.
@@ -41,7 +39,6 @@ fn the_gate_warns_about_expectations_that_are_not_portable() {
     }
 }
 
-#[test]
 fn the_gate_is_clean_on_the_hapi_corpus_and_reports_suites_it_cannot_check() {
     let Some(corpus) = hapi_corpus() else { return };
     let output = conform(&["regen", "--check", corpus.to_str().unwrap()]);
@@ -86,7 +83,6 @@ fn stale_tree() -> Result<StaleTree, Box<dyn std::error::Error>> {
     Ok(StaleTree { dir, target, tree })
 }
 
-#[test]
 fn a_moved_expectation_fails_the_check_with_its_pointer_diff() -> Result<(), Box<dyn std::error::Error>> {
     let StaleTree { dir: _dir, target, tree } = stale_tree()?;
     let before = std::fs::read_to_string(&target)?;
@@ -122,7 +118,6 @@ fn a_moved_expectation_fails_the_check_with_its_pointer_diff() -> Result<(), Box
     Ok(())
 }
 
-#[test]
 fn review_rejects_one_by_one_and_accepts_by_glob() -> Result<(), Box<dyn std::error::Error>> {
     let StaleTree { dir: _dir, target, tree } = stale_tree()?;
     assert!(conform(&["regen", &tree]).success());
@@ -149,7 +144,6 @@ fn review_rejects_one_by_one_and_accepts_by_glob() -> Result<(), Box<dyn std::er
     Ok(())
 }
 
-#[test]
 fn review_asks_one_by_one() -> Result<(), Box<dyn std::error::Error>> {
     let StaleTree { dir, target: first, tree } = stale_tree()?;
     let second = first.with_file_name("second.json");
@@ -170,3 +164,12 @@ fn review_asks_one_by_one() -> Result<(), Box<dyn std::error::Error>> {
     assert!(conform::review::find_pending(&[dir.path().to_path_buf()])?.is_empty());
     Ok(())
 }
+
+crate::trials![
+    the_gate_is_clean_on_the_project_fixtures,
+    the_gate_warns_about_expectations_that_are_not_portable,
+    the_gate_is_clean_on_the_hapi_corpus_and_reports_suites_it_cannot_check,
+    a_moved_expectation_fails_the_check_with_its_pointer_diff,
+    review_rejects_one_by_one_and_accepts_by_glob,
+    review_asks_one_by_one
+];

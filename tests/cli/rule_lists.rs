@@ -69,7 +69,6 @@ fn shared_sources() -> Vec<(String, String)> {
     files
 }
 
-#[test]
 fn every_suite_lists_exactly_the_rule_ids_its_reference_uses() {
     let shared = shared_sources();
     let mut used_anywhere: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
@@ -228,7 +227,6 @@ fn suite_names_in(code: &str) -> Vec<String> {
     found
 }
 
-#[test]
 fn the_suite_name_scan_sees_what_it_must() {
     let code = code_of(concat!(
         "use crate::suites::{js, chat};\n",
@@ -269,7 +267,6 @@ fn files_outside_the_suites(path: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
 fn no_source_outside_the_suite_folders_names_a_suite() {
     let mut files = Vec::new();
     files_outside_the_suites(&root().join("src"), &mut files);
@@ -292,3 +289,9 @@ fn no_source_outside_the_suite_folders_names_a_suite() {
     }
     assert!(found.is_empty(), "sources outside src/suites/ that name a suite:\n{}", found.join("\n"));
 }
+
+crate::trials![
+    every_suite_lists_exactly_the_rule_ids_its_reference_uses,
+    the_suite_name_scan_sees_what_it_must,
+    no_source_outside_the_suite_folders_names_a_suite
+];

@@ -39,7 +39,6 @@ fn differing(a: &Value, b: &Value, pointer: String, out: &mut BTreeSet<String>) 
     }
 }
 
-#[test]
 fn the_version_2_chat_schema_differs_only_where_the_shape_changed() {
     let v1 = read_document(&root().join("schemas/chat.schema.json"));
     let v2 = read_document(&root().join("schemas/chat.v2.schema.json"));
@@ -84,7 +83,6 @@ fn invalid_ids(corpus: &conform::fixture::Corpus) -> BTreeSet<String> {
         .collect()
 }
 
-#[test]
 fn each_version_is_checked_against_its_own_chat_shape() {
     let user = |attachment: Value| json!({"kind": "user-text", "id": "u", "createdAt": 1, "localId": null, "text": "t", "attachments": [attachment]});
     let durable = json!({"id": "a", "filename": "f", "mimeType": "x", "size": 1, "attachmentId": "hub-1"});
@@ -120,7 +118,6 @@ fn each_version_is_checked_against_its_own_chat_shape() {
     assert_eq!(invalid_ids(&corpus), expected);
 }
 
-#[test]
 fn a_version_1_sse_document_may_carry_the_reply_clock_but_typed() {
     let fixture = read_document(&root().join("fixtures/sse/reply-clock-in-a-version-1-document.json"));
     assert_eq!(fixture["fixtureVersion"], 1);
@@ -134,3 +131,9 @@ fn a_version_1_sse_document_may_carry_the_reply_clock_but_typed() {
     let expected: BTreeSet<String> = ["mistyped-clock", "unknown-member"].into_iter().map(str::to_owned).collect();
     assert_eq!(invalid_ids(&corpus), expected);
 }
+
+crate::trials![
+    the_version_2_chat_schema_differs_only_where_the_shape_changed,
+    each_version_is_checked_against_its_own_chat_shape,
+    a_version_1_sse_document_may_carry_the_reply_clock_but_typed
+];

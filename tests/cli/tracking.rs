@@ -64,7 +64,6 @@ fn verdicts(report: &Value) -> BTreeMap<String, String> {
     verdict_list(report).into_iter().collect()
 }
 
-#[test]
 fn a_baseline_excuses_listed_failures_and_a_fix_fails_the_run_as_xpass() {
     let dir = tempfile::tempdir().unwrap();
     let tree = tree_with_three_failures(dir.path());
@@ -99,7 +98,6 @@ fn a_baseline_excuses_listed_failures_and_a_fix_fails_the_run_as_xpass() {
     assert_eq!(report["baseline"]["entries"][1]["passed"], json!(["chat/broken-2"]));
 }
 
-#[test]
 fn stale_and_expired_entries_are_reported_and_fail_the_run() {
     let dir = tempfile::tempdir().unwrap();
     tree_with_three_failures(dir.path());
@@ -135,7 +133,6 @@ fn stale_and_expired_entries_are_reported_and_fail_the_run() {
     assert!(out.contains("FAIL chat/broken-3"), "{out}");
 }
 
-#[test]
 fn baseline_write_adopts_a_run_and_keeps_surviving_reasons() {
     let dir = tempfile::tempdir().unwrap();
     let tree = tree_with_three_failures(dir.path());
@@ -166,7 +163,6 @@ fn baseline_write_adopts_a_run_and_keeps_surviving_reasons() {
     assert_eq!(code(&run(dir.path(), &["run", "fixtures", "--baseline", "known-failures.toml"])), 0);
 }
 
-#[test]
 fn compare_lists_a_regression_with_its_pointer_and_a_fix() {
     let dir = tempfile::tempdir().unwrap();
     let tree = dir.path().join("fixtures");
@@ -220,7 +216,6 @@ fn compare_lists_a_regression_with_its_pointer_and_a_fix() {
     assert_eq!(code(&missing), 2, "an unreadable report cannot be judged");
 }
 
-#[test]
 fn clusters_appear_in_json_markdown_and_terminal_reports() {
     let dir = tempfile::tempdir().unwrap();
     tree_with_three_failures(dir.path());
@@ -265,7 +260,6 @@ fn chromium_args(profile: &Path) -> Vec<String> {
     .collect()
 }
 
-#[test]
 fn the_html_report_renders_its_counts_in_headless_chromium() {
     let dir = tempfile::tempdir().unwrap();
     let tree = tree_with_three_failures(dir.path());
@@ -342,7 +336,6 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
     eprintln!("note: HTML report screenshot at {}", shot.display());
 }
 
-#[test]
 fn the_html_matrix_has_one_column_per_implementation() {
     let dir = tempfile::tempdir().unwrap();
     let tree = tree_with_three_failures(dir.path());
@@ -393,7 +386,6 @@ fn the_html_matrix_has_one_column_per_implementation() {
     assert!(opened[at..].contains("<table class=\"differences\">"), "its differences render");
 }
 
-#[test]
 fn merging_refuses_overlapping_shards_and_other_harness_versions() {
     let dir = tempfile::tempdir().unwrap();
     tree_with_three_failures(dir.path());
@@ -434,7 +426,6 @@ fn merging_refuses_overlapping_shards_and_other_harness_versions() {
     assert!(lonely.stderr.contains("shard 2/2 missing"), "{}", lonely.stderr);
 }
 
-#[test]
 fn the_hapi_corpus_in_three_shards_merges_into_the_full_run() {
     let Some(corpus) = hapi_corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -504,7 +495,6 @@ verdict = "error"
 reason = "user-text blocks not implemented"
 "#;
 
-#[test]
 fn a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed() {
     let dir = tempfile::tempdir().unwrap();
     let tree = dir.path().join("fixtures");
@@ -561,3 +551,16 @@ fn a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed() {
     assert!(out.contains("stale entry `chat/bug-text-renamed` (line 4) matches no fixture: remove it"), "{out}");
     assert!(out.ends_with("4 passed, 0 failed, 2 known failures\n"), "{out}");
 }
+
+crate::trials![
+    a_baseline_excuses_listed_failures_and_a_fix_fails_the_run_as_xpass,
+    stale_and_expired_entries_are_reported_and_fail_the_run,
+    baseline_write_adopts_a_run_and_keeps_surviving_reasons,
+    compare_lists_a_regression_with_its_pointer_and_a_fix,
+    clusters_appear_in_json_markdown_and_terminal_reports,
+    the_html_report_renders_its_counts_in_headless_chromium,
+    the_html_matrix_has_one_column_per_implementation,
+    merging_refuses_overlapping_shards_and_other_harness_versions,
+    the_hapi_corpus_in_three_shards_merges_into_the_full_run,
+    a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed
+];

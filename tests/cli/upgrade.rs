@@ -43,7 +43,6 @@ fn tree() -> tempfile::TempDir {
     dir
 }
 
-#[test]
 fn upgrade_writes_version_2_documents_for_review_and_says_what_cannot_move() {
     let dir = tree();
     let tree = dir.path();
@@ -97,7 +96,6 @@ fn upgrade_writes_version_2_documents_for_review_and_says_what_cannot_move() {
     assert!(again.stdout.contains("5 fixtures: 0 upgraded, 0 recomputed"), "{}", again.stdout);
 }
 
-#[test]
 fn check_writes_nothing_and_accept_is_refused_in_ci() {
     let dir = tree();
     let tree = dir.path().to_str().unwrap_or_default().to_owned();
@@ -117,7 +115,6 @@ fn write_table(tree: &Path, version: CatalogVersion) {
     write(&tree.join("catalogs/modes.json"), text);
 }
 
-#[test]
 fn a_table_moves_with_its_tree_unless_a_version_file_pins_it() {
     // No VERSION: the table follows the documents to version 2.
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -150,7 +147,6 @@ fn a_table_moves_with_its_tree_unless_a_version_file_pins_it() {
 /// v2.md §1: the 72 cases HAPI carried over from version 1 keep their
 /// expectations under the version 2 rules, so upgrading the version 1 corpus
 /// recomputes none of them (the catalog follows the corpus's VERSION file).
-#[test]
 fn the_hapi_version_1_corpus_upgrades_without_a_recomputed_expectation() {
     let Some(corpus) = common::hapi_corpus() else { return };
     let finished = conform(&["upgrade", "--to", "2", "--check", corpus.to_str().unwrap_or_default()]);
@@ -163,3 +159,10 @@ fn the_hapi_version_1_corpus_upgrades_without_a_recomputed_expectation() {
         finished.stdout
     );
 }
+
+crate::trials![
+    upgrade_writes_version_2_documents_for_review_and_says_what_cannot_move,
+    check_writes_nothing_and_accept_is_refused_in_ci,
+    a_table_moves_with_its_tree_unless_a_version_file_pins_it,
+    the_hapi_version_1_corpus_upgrades_without_a_recomputed_expectation
+];

@@ -1,7 +1,7 @@
 //! What the integration tests share: where the repository and the
 //! optional resources are (../shared, python3, node, java, chromium), skipping
-//! what needs a missing one with one visible `note:` line (a failure under
-//! `CONFORM_REQUIRE_ALL=1`), running the
+//! what needs a missing one as an ignored trial with its reason (a failure
+//! under `CONFORM_REQUIRE_ALL=1`; see [`harness`]), running the
 //! `conform` binary under a time limit, fixture documents and files, and
 //! reading reports back. Test data used by several files (planted secrets,
 //! a 200-message session, the fault-adapter scenario) lives in submodules.
@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 pub mod files;
+pub mod harness;
 pub mod planted;
 pub mod protocols;
 pub mod reports;
@@ -43,29 +44,13 @@ pub fn require_all() -> bool {
     std::env::var(REQUIRE_ALL).is_ok_and(|value| value == "1")
 }
 
-/// Says, in one line visible in `cargo test` output, that the calling test skips what needs
-/// `missing`; the caller then returns (or carries on without it). Under
-/// `CONFORM_REQUIRE_ALL=1` a skip is a failure: nothing may pass silently
-/// where everything should have run.
+/// Skips what needs `missing`: the calling trial is reported `ignored`
+/// with the reason (see [`harness`]) and the caller returns (or carries on
+/// without it). Under `CONFORM_REQUIRE_ALL=1` a skip is a failure: nothing
+/// may be left out where everything should have run.
 pub fn skip(missing: &str) {
-    use std::io::Write;
-    let line = match std::thread::current().name().filter(|name| *name != "main") {
-        Some(test) => format!("note: {missing}: {test} skips what needs it"),
-        None => format!("note: {missing}: what needs it is skipped"),
-    };
-    assert!(!require_all(), "{line}, but {REQUIRE_ALL}=1 requires every test to run");
-    // Written to the stderr handle rather than with `eprintln!`, which the
-    // test harness captures and shows only for failing tests.
-    let _ = writeln!(std::io::stderr(), "{line}");
-}
-
-/// Skips what needs `missing` with the note, or fails the calling test when
-/// `CONFORM_REQUIRE_ALL=1` (CI, once it has installed everything).
-pub fn skip_unless_required(missing: &str) {
-    if std::env::var_os("CONFORM_REQUIRE_ALL").is_some_and(|v| v == "1") {
-        panic!("{missing}, and CONFORM_REQUIRE_ALL=1 requires it");
-    }
-    skip(missing);
+    assert!(!require_all(), "{missing}, but {REQUIRE_ALL}=1 requires every test to run");
+    harness::record_skip(missing);
 }
 
 /// `../shared/<relative>` (read in place, never copied), or `None` with the
@@ -80,47 +65,47 @@ pub fn shared(relative: &str) -> Option<PathBuf> {
     }
 }
 
-/// The HAPI golden corpus (a fixture tree), or `None` with the skip note.
+/// The HAPI golden corpus (a fixture tree), or `None` with the skip recorded.
 pub fn hapi_corpus() -> Option<PathBuf> {
     shared("hapi/fixtures")
 }
 
-/// One suite folder of the HAPI golden corpus, or `None` with the skip note.
+/// One suite folder of the HAPI golden corpus, or `None` with the skip recorded.
 pub fn hapi_suite(suite: &str) -> Option<PathBuf> {
     shared(&format!("hapi/fixtures/{suite}"))
 }
 
-/// `python3`, or `None` with the skip note when it is not installed.
+/// `python3`, or `None` with the skip recorded when it is not installed.
 pub fn python() -> Option<&'static str> {
     program(&["python3"])
 }
 
-/// `node`, or `None` with the skip note when it is not installed.
+/// `node`, or `None` with the skip recorded when it is not installed.
 pub fn node() -> Option<&'static str> {
     program(&["node"])
 }
 
-/// `java` (a JDK's launcher), or `None` with the skip note when it is not installed.
+/// `java` (a JDK's launcher), or `None` with the skip recorded when it is not installed.
 pub fn java() -> Option<&'static str> {
     program(&["java"])
 }
 
-/// `javac`, or `None` with the skip note when no JDK is installed.
+/// `javac`, or `None` with the skip recorded when no JDK is installed.
 pub fn javac() -> Option<&'static str> {
     program(&["javac"])
 }
 
-/// `kotlinc` (Debian's `kotlin` package), or `None` with the skip note when it is not installed.
+/// `kotlinc` (Debian's `kotlin` package), or `None` with the skip recorded when it is not installed.
 pub fn kotlinc() -> Option<&'static str> {
     program(&["kotlinc"])
 }
 
-/// A headless-capable Chromium, or `None` with the skip note.
+/// A headless-capable Chromium, or `None` with the skip recorded.
 pub fn chromium() -> Option<&'static str> {
     program(&["chromium", "chromium-browser", "google-chrome"])
 }
 
-/// The first of `names` found on `PATH`, or `None` with the skip note.
+/// The first of `names` found on `PATH`, or `None` with the skip recorded.
 fn program(names: &[&'static str]) -> Option<&'static str> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let found = names.iter().copied().find(|name| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()));

@@ -4,12 +4,12 @@ use super::{read_document, shared};
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The protocol inventories folder, or `None` with the skip note.
+/// The protocol inventories folder, or `None` with the skip recorded.
 pub fn protocols() -> Option<PathBuf> {
     shared("protocols")
 }
 
-/// The Claude Agent SDK 0.3.332 message inventory, or `None` with the skip note.
+/// The Claude Agent SDK 0.3.332 message inventory, or `None` with the skip recorded.
 pub fn claude_sdk_inventory() -> Option<Value> {
     shared("protocols/claude-agent-sdk/sdk-message-inventory-0.3.332.json").map(|path| read_document(&path))
 }

@@ -59,7 +59,6 @@ fn report_item_types(inventory: &str, types: &[String], seen: &[(String, Vec<Str
     report(inventory, &missing_rules, &missing_fixtures, types.len());
 }
 
-#[test]
 fn every_claude_sdk_kind_has_a_rule_and_a_fixture() {
     let Some(inventory) = claude_sdk_inventory() else { return };
 
@@ -158,7 +157,6 @@ fn shows(kind: &str, method: &str) -> bool {
     kind == method || kind.strip_prefix(method).is_some_and(|rest| rest.starts_with('/') && method.starts_with("item/"))
 }
 
-#[test]
 fn every_app_server_method_and_item_type_has_a_rule_and_a_fixture() {
     let Some(protocols) = protocols() else { return };
     let stable = protocols.join("codex-app-server/stable");
@@ -189,7 +187,6 @@ fn every_app_server_method_and_item_type_has_a_rule_and_a_fixture() {
     report_item_types("codex app-server 0.171 thread items", &item_types, &seen, "item/");
 }
 
-#[test]
 fn every_exec_event_and_item_type_has_a_rule_and_a_fixture() {
     let Some(protocols) = protocols() else { return };
     let inventory = read_document(&protocols.join("codex-exec/exec-json-events-inventory-sdk-0.163.0.json"));
@@ -218,7 +215,6 @@ fn every_exec_event_and_item_type_has_a_rule_and_a_fixture() {
     report_item_types("codex exec (sdk 0.163) items", &items, &seen, "item.");
 }
 
-#[test]
 fn unknown_kinds_have_no_rule() {
     // The checks above mean something only if the lookups can say no.
     assert!(claude_rule("system/teleported").is_none());
@@ -227,3 +223,10 @@ fn unknown_kinds_have_no_rule() {
     assert!(exec_rule("thread.teleported").is_none());
     assert_eq!(ItemKind::parse("hologram"), ItemKind::Unknown);
 }
+
+crate::trials![
+    every_claude_sdk_kind_has_a_rule_and_a_fixture,
+    every_app_server_method_and_item_type_has_a_rule_and_a_fixture,
+    every_exec_event_and_item_type_has_a_rule_and_a_fixture,
+    unknown_kinds_have_no_rule
+];

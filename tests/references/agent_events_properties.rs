@@ -337,7 +337,6 @@ fn config(cases: u32) -> Config {
 proptest! {
     #![proptest_config(config(192))]
 
-    #[test]
     fn arbitrary_frames_never_panic(items in prop::collection::vec(arb_json(), 0..8), end in arb_json(), policy in arb_json()) {
         check_output(&claude(&items, &[]), items.len())?;
         check_output(&app(&items, &[]), items.len())?;
@@ -354,22 +353,18 @@ proptest! {
         let _ = tool_policy::run(&policy, &mut NoTrace);
     }
 
-    #[test]
     fn mutated_claude_frames_never_panic(items in mutated_stream(&CLAUDE_FRAMES)) {
         check_output(&claude(&items, &[]), items.len())?;
     }
 
-    #[test]
     fn mutated_app_server_frames_never_panic(items in mutated_stream(&APP_FRAMES)) {
         check_output(&app(&items, &[]), items.len())?;
     }
 
-    #[test]
     fn mutated_exec_lines_never_panic(items in mutated_stream(&EXEC_FRAMES)) {
         check_output(&exec(&items, &[]), items.len())?;
     }
 
-    #[test]
     fn feeding_in_random_pieces_changes_nothing(
         stream in 0usize..64,
         cuts in prop::collection::vec(0usize..200, 0..6),
@@ -430,7 +425,6 @@ fn arb_fold_event() -> impl Strategy<Value = Value> {
 proptest! {
     #![proptest_config(config(128))]
 
-    #[test]
     fn live_and_replay_agree_for_any_row_order(
         events in prop::collection::vec(arb_fold_event(), 0..24),
         per_ms in 1usize..6,
@@ -460,7 +454,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn a_deny_pattern_anywhere_denies(prefix in "\\PC{0,20}", suffix in "\\PC{0,20}", denied in prop::sample::select(&[
         "sudo reboot", "rm -rf /", "git reset --hard", "chmod 777 x", "shutdown now", "kill 1", "pkill node",
     ][..])) {
@@ -472,7 +465,6 @@ proptest! {
     }
 }
 
-#[test]
 fn every_split_point_of_every_fixture_stream_gives_the_same_output() {
     let mut splits = 0;
     assert_eq!(CLAUDE.len(), CLAUDE_ENDS.len());
@@ -502,7 +494,6 @@ fn every_split_point_of_every_fixture_stream_gives_the_same_output() {
     assert!(splits > 0 || CLAUDE.is_empty());
 }
 
-#[test]
 fn deep_values_pass_through_every_reference_on_the_worker_stack() {
     // References run on the harness's worker stack, as `conform run` runs them.
     let deep = format!("{}1{}", "[".repeat(9_990), "]".repeat(9_990));
@@ -541,3 +532,15 @@ fn deep_values_pass_through_every_reference_on_the_worker_stack() {
         assert!(written.is_ok_and(|len| len > 9_990), "the deep values are carried into the output");
     }
 }
+
+crate::trials![
+    arbitrary_frames_never_panic,
+    mutated_claude_frames_never_panic,
+    mutated_app_server_frames_never_panic,
+    mutated_exec_lines_never_panic,
+    feeding_in_random_pieces_changes_nothing,
+    live_and_replay_agree_for_any_row_order,
+    a_deny_pattern_anywhere_denies,
+    every_split_point_of_every_fixture_stream_gives_the_same_output,
+    deep_values_pass_through_every_reference_on_the_worker_stack
+];

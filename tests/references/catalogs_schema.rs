@@ -7,7 +7,6 @@ use conform::suite::NoTrace;
 use conform::suite::Suite;
 use conform::suites::catalogs::CatalogsSuite;
 
-#[test]
 fn the_catalog_satisfies_its_own_schema() {
     let schema = json::parse_value(CatalogsSuite.schema()).expect("the catalogs schema parses");
     let validator = jsonschema::validator_for(&schema).expect("the catalogs schema compiles");
@@ -20,3 +19,5 @@ fn the_catalog_satisfies_its_own_schema() {
     broken["permissionModesByFlavor"]["pi"] = serde_json::json!([{"mode": "x", "label": "X", "tone": "loud"}]);
     assert!(!validator.is_valid(&broken), "an unknown tone must be rejected");
 }
+
+crate::trials![the_catalog_satisfies_its_own_schema];

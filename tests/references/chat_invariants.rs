@@ -36,7 +36,6 @@ const RULES_WITHOUT_FIXTURES: [&str; 5] = [
     "v2.p1.non-string-tool-call-id-correlates-with-nothing",
 ];
 
-#[test]
 fn own_fixtures_exercise_every_rule() {
     let mut hit = RuleSet::default();
     for path in own_fixtures("chat") {
@@ -64,7 +63,6 @@ fn scramble(value: &Value, salt: usize) -> Value {
     }
 }
 
-#[test]
 fn output_does_not_depend_on_input_key_order() {
     let mut paths = own_fixtures("chat");
     if let Some(corpus) = hapi_suite("chat") {
@@ -87,7 +85,6 @@ fn output_does_not_depend_on_input_key_order() {
     }
 }
 
-#[test]
 fn deeply_nested_verbatim_values_do_not_overflow_a_small_stack() {
     let depth = 9_900;
     let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
@@ -113,3 +110,9 @@ fn deeply_nested_verbatim_values_do_not_overflow_a_small_stack() {
         .expect("no stack overflow");
     assert_eq!(output, "tool-call");
 }
+
+crate::trials![
+    own_fixtures_exercise_every_rule,
+    output_does_not_depend_on_input_key_order,
+    deeply_nested_verbatim_values_do_not_overflow_a_small_stack
+];

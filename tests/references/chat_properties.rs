@@ -678,7 +678,6 @@ fn rows_have_typed_envelopes(input: &Value) -> bool {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]
 
-    #[test]
     fn any_input_gives_a_projection_of_the_documented_shape(seed in any::<u64>(), messages in 0usize..8, depth in 0u32..4) {
         let input = chat_input(seed, messages, depth);
         let copied = !rows_have_typed_envelopes(&input);
@@ -696,7 +695,6 @@ proptest! {
     }
 }
 
-#[test]
 fn the_generator_reaches_deep_into_the_decode_tree() {
     // Guards the generator itself: over a fixed set of seeds it must exercise
     // most of the rule ids, or the property above proves little.
@@ -710,3 +708,5 @@ fn the_generator_reaches_deep_into_the_decode_tree() {
     let missed: Vec<_> = conform::suites::chat::reference::RULES.iter().filter(|r| !hit.0.contains(*r)).collect();
     assert!(hit.0.len() * 100 >= total * 65, "only {} of {total} rules reached; missed {missed:?}", hit.0.len());
 }
+
+crate::trials![any_input_gives_a_projection_of_the_documented_shape, the_generator_reaches_deep_into_the_decode_tree];

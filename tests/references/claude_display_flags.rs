@@ -56,7 +56,6 @@ fn run(messages: &[Value]) -> Value {
     display(messages, &mut NoTrace)
 }
 
-#[test]
 fn text_rules_make_is_synthetic_redundant_on_every_fixture() {
     let mut stripped_total = 0;
     for (path, messages) in fixture_inputs() {
@@ -86,7 +85,6 @@ fn each_turn(turns: &mut Value, f: &mut dyn FnMut(&mut Value)) {
     }
 }
 
-#[test]
 fn is_replay_only_changes_the_origin_of_recognised_machinery() {
     let mut checked = 0;
     for (path, messages) in fixture_inputs() {
@@ -188,7 +186,6 @@ fn stream(plan: &[(u8, usize, bool)], with_flags: bool) -> Vec<Value> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
-    #[test]
     fn generated_streams_give_the_same_projection_with_and_without_is_synthetic(
         plan in prop::collection::vec((0u8..5, 0usize..24, any::<bool>()), 1..16)
     ) {
@@ -197,3 +194,9 @@ proptest! {
         prop_assert_eq!(to_canonical_string(&flagged), to_canonical_string(&unflagged));
     }
 }
+
+crate::trials![
+    text_rules_make_is_synthetic_redundant_on_every_fixture,
+    is_replay_only_changes_the_origin_of_recognised_machinery,
+    generated_streams_give_the_same_projection_with_and_without_is_synthetic
+];

@@ -60,7 +60,6 @@ fn frame(kind: &str) -> Value {
     frame
 }
 
-#[test]
 fn every_sdk_message_kind_is_mapped_or_ignored() {
     let Some(inventory) = claude_sdk_inventory() else { return };
     let kinds = message_kinds(&inventory);
@@ -84,7 +83,6 @@ fn every_sdk_message_kind_is_mapped_or_ignored() {
     }
 }
 
-#[test]
 fn every_content_block_type_has_a_rule() {
     let Some(inventory) = claude_sdk_inventory() else { return };
     for (key, table) in [("assistant_content_blocks", ASSISTANT_BLOCKS), ("user_content_block_params", USER_BLOCKS)] {
@@ -136,7 +134,6 @@ fn check_block(assistant: bool, ty: &str, rule: BlockRule) {
     }
 }
 
-#[test]
 fn every_stream_event_and_delta_feeds_the_preview() {
     let Some(inventory) = claude_sdk_inventory() else { return };
     let events = block_types(&inventory, "stream_event_events");
@@ -158,3 +155,9 @@ fn every_stream_event_and_delta_feeds_the_preview() {
         assert_eq!(output["dispositions"][1]["to"][0]["track"], "preview", "{delta}: {}", output["dispositions"][1]);
     }
 }
+
+crate::trials![
+    every_sdk_message_kind_is_mapped_or_ignored,
+    every_content_block_type_has_a_rule,
+    every_stream_event_and_delta_feeds_the_preview
+];

@@ -282,14 +282,12 @@ fn check(messages: &[Value]) {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
-    #[test]
     fn arbitrary_json_frames_never_panic_and_are_all_accounted_for(
         messages in prop::collection::vec(any_json(), 0..12)
     ) {
         check(&messages);
     }
 
-    #[test]
     fn sdk_shaped_frames_keep_every_invariant(
         messages in prop::collection::vec(sdk_frame(), 0..24)
     ) {
@@ -301,7 +299,6 @@ proptest! {
 /// (`end: "cut-off"`) decides each of its frames exactly as the whole stream
 /// does (a frame's disposition never depends on what follows it), says
 /// `unfinished`, and is schema-valid.
-#[test]
 fn every_prefix_of_every_fixture_decides_its_frames_as_the_whole_stream_does() {
     let mut prefixes = 0;
     for path in common::own_fixtures("claude-display") {
@@ -332,7 +329,6 @@ fn every_prefix_of_every_fixture_decides_its_frames_as_the_whole_stream_does() {
     eprintln!("checked {prefixes} prefixes");
 }
 
-#[test]
 fn a_long_chain_of_nested_agents_is_cut_off_without_overflow() {
     let mut messages = Vec::new();
     let mut parent = Value::Null;
@@ -355,3 +351,10 @@ fn a_long_chain_of_nested_agents_is_cut_off_without_overflow() {
     assert!(reasons[66..].iter().all(|r| *r == "unknown-parent-tool-call"));
     check(&messages[..80]);
 }
+
+crate::trials![
+    arbitrary_json_frames_never_panic_and_are_all_accounted_for,
+    sdk_shaped_frames_keep_every_invariant,
+    every_prefix_of_every_fixture_decides_its_frames_as_the_whole_stream_does,
+    a_long_chain_of_nested_agents_is_cut_off_without_overflow
+];

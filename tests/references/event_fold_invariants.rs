@@ -54,7 +54,6 @@ fn derived_input(source: &Value) -> Value {
     json!({"events": events, "replayOrder": order})
 }
 
-#[test]
 fn fixtures_derived_from_normalizer_fixtures_hold_their_current_events() {
     let mut derived = 0;
     let mut stale = Vec::new();
@@ -84,7 +83,6 @@ fn fixtures_derived_from_normalizer_fixtures_hold_their_current_events() {
     assert!(stale.is_empty(), "review the proposals with `conform review fixtures`:\n{}", stale.join("\n"));
 }
 
-#[test]
 fn event_fold_fixtures_agree_when_replay_rows_are_reshuffled() {
     // The reference fails a case whose live and replay paths disagree, so a
     // passing fixture already agrees for its own `replayOrder`; this checks
@@ -116,3 +114,8 @@ fn event_fold_fixtures_agree_when_replay_rows_are_reshuffled() {
         }
     }
 }
+
+crate::trials![
+    fixtures_derived_from_normalizer_fixtures_hold_their_current_events,
+    event_fold_fixtures_agree_when_replay_rows_are_reshuffled
+];

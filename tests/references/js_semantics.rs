@@ -71,13 +71,11 @@ fn loose_value() -> impl Strategy<Value = Value> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
-    #[test]
     fn collation_is_reflexive_and_antisymmetric(a in id(), b in id()) {
         prop_assert_eq!(locale_compare(&a, &a), Ordering::Equal);
         prop_assert_eq!(locale_compare(&a, &b), locale_compare(&b, &a).reverse());
     }
 
-    #[test]
     fn collation_is_transitive(a in id(), b in id(), c in id()) {
         let ab = locale_compare(&a, &b);
         let bc = locale_compare(&b, &c);
@@ -89,7 +87,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn sorting_by_collation_orders_every_pair(mut ids in prop::collection::vec(id(), 0..24)) {
         ids.sort_by(|a, b| locale_compare(a, b));
         for (i, a) in ids.iter().enumerate() {
@@ -99,7 +96,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn case_decides_only_a_tie_and_lower_case_comes_first(word in "[a-z]{1,6}") {
         let upper = word.to_uppercase();
         prop_assert_eq!(locale_compare(&word, &upper), Ordering::Less);
@@ -107,7 +103,6 @@ proptest! {
         prop_assert_eq!(locale_compare(&format!("{upper}a"), &format!("{word}b")), Ordering::Less);
     }
 
-    #[test]
     fn the_window_breaks_full_ties_by_collation(a in id(), b in id(), seq in prop::option::of(0u32..3)) {
         // Same time; the same seq or none on both: only the ids decide.
         let (x, y) = (row(&a, seq), row(&b, seq));
@@ -116,7 +111,6 @@ proptest! {
         prop_assert_eq!(display_order(&row(&a, Some(1)), &row(&b, Some(2))), Ordering::Less);
     }
 
-    #[test]
     fn the_window_sort_agrees_with_a_collation_sort(ids in prop::collection::vec(id(), 0..16)) {
         let rows: Vec<Row> = ids.iter().map(|id| row(id, None)).collect();
         let mut notes = PortabilityNotes::default();
@@ -132,7 +126,6 @@ proptest! {
         prop_assert_eq!(notes.is_empty(), by_code_units == sorted, "{:?}", notes);
     }
 
-    #[test]
     fn loose_operands_convert_to_their_numbers(n in -1e6f64..1e6) {
         let number = json!(n);
         for (value, as_number) in [
@@ -150,7 +143,6 @@ proptest! {
         prop_assert!(!loose_less_than(None, Some(&number)) && !loose_greater_than(None, Some(&number)));
     }
 
-    #[test]
     fn loose_less_and_greater_are_mirror_images(x in loose_value(), y in loose_value()) {
         prop_assert_eq!(loose_less_than(Some(&x), Some(&y)), loose_greater_than(Some(&y), Some(&x)));
         // Never both ways round.
@@ -189,7 +181,6 @@ fn node_eval_text(node: &str, script: &str, input: &str) -> Value {
 
 const READ_STDIN: &str = "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));";
 
-#[test]
 fn collation_and_loose_comparisons_agree_with_v8() {
     let Some(node) = common::node() else {
         assert!(!require_all(), "CONFORM_REQUIRE_ALL=1 but node is not installed");
@@ -251,3 +242,15 @@ fn collation_and_loose_comparisons_agree_with_v8() {
         assert_eq!(&ours, answer, "{x} < {y}, {x} > {y}");
     }
 }
+
+crate::trials![
+    collation_is_reflexive_and_antisymmetric,
+    collation_is_transitive,
+    sorting_by_collation_orders_every_pair,
+    case_decides_only_a_tie_and_lower_case_comes_first,
+    the_window_breaks_full_ties_by_collation,
+    the_window_sort_agrees_with_a_collation_sort,
+    loose_operands_convert_to_their_numbers,
+    loose_less_and_greater_are_mirror_images,
+    collation_and_loose_comparisons_agree_with_v8
+];

@@ -20,3 +20,23 @@ mod pagination_properties;
 mod runtime_session_properties;
 mod sse_malformed;
 mod sse_properties;
+
+fn main() {
+    common::harness::run(&[
+        agent_events_inventory::trials,
+        agent_events_properties::trials,
+        catalogs_schema::trials,
+        chat_invariants::trials,
+        chat_properties::trials,
+        claude_display_flags::trials,
+        claude_display_inventory::trials,
+        claude_display_props::trials,
+        event_fold_invariants::trials,
+        js_semantics::trials,
+        pagination_malformed::trials,
+        pagination_properties::trials,
+        runtime_session_properties::trials,
+        sse_malformed::trials,
+        sse_properties::trials,
+    ]);
+}

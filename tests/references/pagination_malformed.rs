@@ -51,13 +51,11 @@ fn broken(name: &str, edit: impl FnOnce(&mut Value)) -> (String, Value) {
     (name.to_owned(), document)
 }
 
-#[test]
 fn the_valid_document_is_valid() {
     let found = problems(&[valid_document("valid")]);
     assert_eq!(found, vec![("valid".to_owned(), Vec::new())]);
 }
 
-#[test]
 fn malformed_documents_are_invalid_with_a_clear_message() {
     let cases = [
         (broken("unknown-op", |d| d["ops"][1]["op"] = json!("rewind")), "/ops/1/op"),
@@ -92,7 +90,6 @@ fn malformed_documents_are_invalid_with_a_clear_message() {
     }
 }
 
-#[test]
 fn the_reference_reports_malformed_input_without_panicking() {
     let unknown = json!({"ops": [{"op": "rewind"}]});
     let error = reference(&unknown, &mut NoTrace).expect_err("unknown op kind");
@@ -108,7 +105,6 @@ fn the_reference_reports_malformed_input_without_panicking() {
     }
 }
 
-#[test]
 fn under_and_over_supplied_responses_show_as_request_differences() {
     let document = valid_document("supply");
     let suite = conform::suites::find("pagination").expect("pagination suite");
@@ -133,7 +129,6 @@ fn under_and_over_supplied_responses_show_as_request_differences() {
     assert_eq!((request.label.as_str(), request.rest.as_str()), ("ops[1] fetch-older: request 1", "/beforeSeq"));
 }
 
-#[test]
 fn deep_values_replay_on_the_worker_stack() {
     // References run on the harness's worker stack, as `conform run` runs them.
     let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
@@ -157,3 +152,11 @@ fn deep_values_replay_on_the_worker_stack() {
         "ops[1] sync-tail: responses[0]: `page` must be an object"
     );
 }
+
+crate::trials![
+    the_valid_document_is_valid,
+    malformed_documents_are_invalid_with_a_clear_message,
+    the_reference_reports_malformed_input_without_panicking,
+    under_and_over_supplied_responses_show_as_request_differences,
+    deep_values_replay_on_the_worker_stack
+];

@@ -257,7 +257,6 @@ fn check_window(store: &Store) -> Result<(), TestCaseError> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
-    #[test]
     fn random_scripts_keep_the_window_ordered_and_unique(specs in prop::collection::vec(op_spec(), 1..12)) {
         let mut builder = Builder::default();
         let mut store = Store::default();
@@ -269,3 +268,5 @@ proptest! {
         }
     }
 }
+
+crate::trials![random_scripts_keep_the_window_ordered_and_unique];

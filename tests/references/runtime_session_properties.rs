@@ -49,7 +49,6 @@ fn replay_in_pieces(input: &Value, cuts: &[usize]) -> Value {
     replay.finish()
 }
 
-#[test]
 fn every_script_replays_identically_when_split_at_every_step() {
     assert!(SCRIPTS.len() >= 30, "only {} runtime-session fixtures", SCRIPTS.len());
     let mut splits = 0;
@@ -127,7 +126,6 @@ fn mutated_script() -> impl Strategy<Value = Value> {
 proptest! {
     #![proptest_config(Config { cases: 256, failure_persistence: None, ..Config::default() })]
 
-    #[test]
     fn mutated_scripts_never_panic_and_stay_schema_valid(script in mutated_script()) {
         if let Ok(output) = run(&script, &mut NoTrace) {
             let errors: Vec<String> = EXPECTED.iter_errors(&output).map(|e| format!("{e} at {}", e.instance_path())).collect();
@@ -135,7 +133,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn feeding_a_script_in_random_pieces_changes_nothing(script in 0usize..64, cuts in prop::collection::vec(0usize..40, 0..5)) {
         if let Some(input) = SCRIPTS.get(script % SCRIPTS.len().max(1)) {
             prop_assert_eq!(replay_in_pieces(input, &cuts), run(input, &mut NoTrace).expect("replays"));
@@ -157,7 +154,6 @@ fn app_server_pieces(frames: &[Value], cut: usize) -> StreamOutput {
     normalizer.finish()
 }
 
-#[test]
 fn cut_off_codex_streams_replay_identically_and_stay_unfinished() {
     let mut checked = 0;
     for (suite, key) in [("codex-exec-events", "lines"), ("codex-app-server-events", "frames")] {
@@ -184,3 +180,10 @@ fn cut_off_codex_streams_replay_identically_and_stay_unfinished() {
     }
     assert!(checked > 0, "no cut-off Codex fixture found");
 }
+
+crate::trials![
+    every_script_replays_identically_when_split_at_every_step,
+    mutated_scripts_never_panic_and_stay_schema_valid,
+    feeding_a_script_in_random_pieces_changes_nothing,
+    cut_off_codex_streams_replay_identically_and_stay_unfinished
+];

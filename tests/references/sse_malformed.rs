@@ -20,7 +20,6 @@ fn document(name: &str, patches: Value, verdicts: Value) -> Value {
         "expectedPatchResults": verdicts, "expectedSession": session})
 }
 
-#[test]
 fn malformed_documents_are_invalid_with_a_clear_message() {
     let cases = [
         (
@@ -46,7 +45,6 @@ fn malformed_documents_are_invalid_with_a_clear_message() {
     }
 }
 
-#[test]
 fn the_reference_rejects_what_the_strict_patch_schema_rejects() {
     let session = document("x", json!([]), json!([]))["initialSession"].clone();
     let run = |patches: Value| reference(&json!({"initialSession": session, "patches": patches}), &mut NoTrace);
@@ -63,7 +61,6 @@ fn the_reference_rejects_what_the_strict_patch_schema_rejects() {
     assert!(reference(&json!([]), &mut NoTrace).is_err());
 }
 
-#[test]
 fn deep_values_fold_on_the_worker_stack() {
     // References run on the harness's worker stack, as `conform run` runs them.
     let deep = format!("{}1{}", "[".repeat(9_990), "]".repeat(9_990));
@@ -83,7 +80,6 @@ fn deep_values_fold_on_the_worker_stack() {
     assert_eq!(output, Ok(json!(["applied", "applied"])));
 }
 
-#[test]
 fn mismatches_are_labelled_by_patch() {
     let suite = conform::suites::find("sse").expect("sse suite");
     let input = json!({"initialSession": {}, "patches": [{}, {}]});
@@ -92,3 +88,10 @@ fn mismatches_are_labelled_by_patch() {
     let session = suite.pointer_context(&input, "/expectedSession/metadata/name").expect("labelled");
     assert_eq!((session.label.as_str(), session.rest.as_str()), ("final session", "/metadata/name"));
 }
+
+crate::trials![
+    malformed_documents_are_invalid_with_a_clear_message,
+    the_reference_rejects_what_the_strict_patch_schema_rejects,
+    deep_values_fold_on_the_worker_stack,
+    mismatches_are_labelled_by_patch
+];

@@ -134,7 +134,6 @@ fn well_formed_patch() -> impl Strategy<Value = Map<String, Value>> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
-    #[test]
     fn arbitrary_patch_sequences_never_panic(
         patches in prop::collection::vec(arbitrary_patch(), 0..6),
         session in prop_oneof![Just(base_session()), arbitrary_json()],
@@ -146,7 +145,6 @@ proptest! {
         }
     }
 
-    #[test]
     fn a_second_delivery_is_unchanged(
         earlier in prop::collection::vec(well_formed_patch(), 0..4),
         patch in well_formed_patch(),
@@ -166,3 +164,5 @@ proptest! {
         prop_assert_eq!(again, Verdict::Unchanged, "patch {:?} on {:?}", patch, session);
     }
 }
+
+crate::trials![arbitrary_patch_sequences_never_panic, a_second_delivery_is_unchanged];

@@ -91,7 +91,6 @@ impl Random {
     }
 }
 
-#[test]
 fn the_kit_builds_with_javac_and_its_self_test_passes() {
     let Some(kit) = kit() else { return };
     let summary = kit.log.lines().find(|line| line.starts_with("json self-test:")).expect("the self-test ran");
@@ -103,7 +102,6 @@ fn the_kit_builds_with_javac_and_its_self_test_passes() {
     }
 }
 
-#[test]
 fn numbers_are_written_as_conform_writes_them() {
     let Some(kit) = kit() else { return };
     let mut values: Vec<f64> = vec![
@@ -147,7 +145,6 @@ fn numbers_are_written_as_conform_writes_them() {
     }
 }
 
-#[test]
 fn strings_are_escaped_as_conform_escapes_them() {
     let Some(kit) = kit() else { return };
     // Code units from the ranges where escaping rules differ.
@@ -203,7 +200,6 @@ fn json_files(folder: &Path, into: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
 fn fixtures_and_their_expected_parts_are_written_in_conform_canonical_bytes() {
     let Some(kit) = kit() else { return };
     let mut files = Vec::new();
@@ -269,13 +265,11 @@ fn fixture_ids() -> Vec<String> {
     finished.stdout.lines().map(str::to_owned).collect()
 }
 
-#[test]
 fn the_java_example_passes_check_adapter() {
     let Some(kit) = kit() else { return };
     passes_check_adapter(&kit.command("conform-adapter-example.jar"));
 }
 
-#[test]
 fn the_java_example_passes_every_bundled_fixture_persistent_and_one_shot() {
     let Some(kit) = kit() else { return };
     let command = kit.command("conform-adapter-example.jar");
@@ -293,7 +287,6 @@ fn the_java_example_passes_every_bundled_fixture_persistent_and_one_shot() {
     assert_eq!(passes_every_case(&command, &filters), suites_seen.len());
 }
 
-#[test]
 fn the_kotlin_example_compiles_against_the_kit_and_passes() {
     let Some(kit) = kit() else { return };
     if kotlinc().is_none() {
@@ -303,3 +296,13 @@ fn the_kotlin_example_compiles_against_the_kit_and_passes() {
     passes_check_adapter(&command);
     assert_eq!(passes_every_case(&command, &[]), fixture_ids().len());
 }
+
+crate::trials![
+    the_kit_builds_with_javac_and_its_self_test_passes,
+    numbers_are_written_as_conform_writes_them,
+    strings_are_escaped_as_conform_escapes_them,
+    fixtures_and_their_expected_parts_are_written_in_conform_canonical_bytes,
+    the_java_example_passes_check_adapter,
+    the_java_example_passes_every_bundled_fixture_persistent_and_one_shot,
+    the_kotlin_example_compiles_against_the_kit_and_passes
+];

@@ -9,3 +9,12 @@ mod jvm_kit;
 mod subprocess_check;
 mod subprocess_faults;
 mod subprocess_reference;
+
+fn main() {
+    common::harness::run(&[
+        jvm_kit::trials,
+        subprocess_check::trials,
+        subprocess_faults::trials,
+        subprocess_reference::trials,
+    ]);
+}

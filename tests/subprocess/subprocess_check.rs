@@ -21,7 +21,6 @@ fn check(scenario: &Scenario, command: &str, extra: &[&str]) -> (Option<i32>, St
     (finished.code, finished.stdout)
 }
 
-#[test]
 fn check_adapter_explains_each_fault() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -93,7 +92,6 @@ fn check_adapter_explains_each_fault() {
     }
 }
 
-#[test]
 fn check_adapter_explains_one_shot_faults() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -110,14 +108,12 @@ fn check_adapter_explains_one_shot_faults() {
     }
 }
 
-#[test]
 fn check_adapter_refuses_a_command_that_cannot_start() {
     let scenario = Scenario::new();
     let (exit, _) = check(&scenario, "conform-no-such-adapter", &[]);
     assert_eq!(exit, Some(2));
 }
 
-#[test]
 fn check_adapter_flags_malformed_hellos_against_the_schema() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -137,7 +133,6 @@ fn check_adapter_flags_malformed_hellos_against_the_schema() {
     assert!(stdout.contains("schema hello-response.schema.json: /suites/chat:"), "{stdout}");
 }
 
-#[test]
 fn check_adapter_waits_five_seconds_for_the_exit_after_bye_whatever_the_timeout() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -146,7 +141,6 @@ fn check_adapter_waits_five_seconds_for_the_exit_after_bye_whatever_the_timeout(
     assert!(stdout.contains("ok       bye: exited with status 0"), "{stdout}");
 }
 
-#[test]
 fn check_adapter_makes_an_unknown_suite_name_a_problem_naming_the_nearest_one() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -163,7 +157,6 @@ fn check_adapter_makes_an_unknown_suite_name_a_problem_naming_the_nearest_one() 
     assert!(stdout.contains("the suites this harness knows: "), "{stdout}");
 }
 
-#[test]
 fn check_adapter_counts_the_smoke_cases_it_sends() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -177,7 +170,6 @@ fn check_adapter_counts_the_smoke_cases_it_sends() {
     assert!(stdout.contains("smoke cases: 6 of 6 sent: 6 passed"), "{stdout}");
 }
 
-#[test]
 fn check_adapter_into_a_closed_pipe_ends_quietly() {
     use std::io::BufRead;
     // `conform check-adapter … | head -1`: the reader leaves after the first line.
@@ -218,7 +210,6 @@ fn check_adapter_into_a_closed_pipe_ends_quietly() {
     assert_eq!(status.code(), Some(0), "{stderr}");
 }
 
-#[test]
 fn check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -227,3 +218,15 @@ fn check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal()
     assert!(!stdout.contains('\u{1b}') && !stdout.contains('\r'), "{stdout:?}");
     assert!(stdout.contains("| ␛[31mdecoder: fatal␛[0m 50%␍done"), "{stdout}");
 }
+
+crate::trials![
+    check_adapter_explains_each_fault,
+    check_adapter_explains_one_shot_faults,
+    check_adapter_refuses_a_command_that_cannot_start,
+    check_adapter_flags_malformed_hellos_against_the_schema,
+    check_adapter_waits_five_seconds_for_the_exit_after_bye_whatever_the_timeout,
+    check_adapter_makes_an_unknown_suite_name_a_problem_naming_the_nearest_one,
+    check_adapter_counts_the_smoke_cases_it_sends,
+    check_adapter_into_a_closed_pipe_ends_quietly,
+    check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal
+];

@@ -84,7 +84,6 @@ fn only_case_faulted(run: &FaultRun, case: &str, verdict: &str, words: &[&str]) 
     assert_eq!(run.finished.code, Some(1), "stdout:\n{}\nstderr:\n{}", run.finished.stdout, run.finished.stderr);
 }
 
-#[test]
 fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
     let Some(run) = run_fault("crash", &[]) else { return };
     only_case_faulted(
@@ -109,7 +108,6 @@ fn a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass() {
     assert!(run.finished.stdout.trim_end().ends_with("5 passed, 1 failed"), "{}", run.finished.stdout);
 }
 
-#[test]
 fn adapter_stderr_reaches_the_terminal_with_its_controls_shown_and_the_reports_whole() {
     let Some(run) = run_fault("crash-ansi", &[]) else { return };
     only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);
@@ -123,7 +121,6 @@ fn adapter_stderr_reaches_the_terminal_with_its_controls_shown_and_the_reports_w
 }
 
 #[cfg(unix)]
-#[test]
 fn a_failed_first_handshake_shows_stderr_controls_too() {
     let command = r#"sh -c 'printf "\033[2J\033[31mboom\r50%%\n" >&2; exit 1'"#;
     let finished = first_handshake_fails(command, &[]);
@@ -131,20 +128,17 @@ fn a_failed_first_handshake_shows_stderr_controls_too() {
     assert!(finished.stderr.contains("  | ␛[2J␛[31mboom␍50%\n"), "{}", finished.stderr);
 }
 
-#[test]
 fn a_case_that_hangs_times_out_and_the_process_is_replaced() {
     let Some(run) = run_fault("hang", &[]) else { return };
     only_case_faulted(&run, "case-03", "timeout", &["no reply within 2 s", "killed"]);
     assert!(run.finished.elapsed < Duration::from_secs(60), "{:?}", run.finished.elapsed);
 }
 
-#[test]
 fn a_reply_without_its_newline_times_out_with_a_hint() {
     let Some(run) = run_fault("no-newline", &[]) else { return };
     only_case_faulted(&run, "case-03", "timeout", &["without a final newline", "end each message with \\n and flush"]);
 }
 
-#[test]
 fn garbage_on_stdout_is_a_protocol_error_of_the_case_in_flight() {
     let Some(run) = run_fault("garbage", &[]) else { return };
     only_case_faulted(
@@ -155,13 +149,11 @@ fn garbage_on_stdout_is_a_protocol_error_of_the_case_in_flight() {
     );
 }
 
-#[test]
 fn a_reply_with_a_wrong_id_is_a_protocol_error() {
     let Some(run) = run_fault("wrong-id", &[]) else { return };
     only_case_faulted(&run, "case-03", "protocol-error", &["carries id 1003", "in flight has id 3"]);
 }
 
-#[test]
 fn a_second_reply_makes_the_twice_answered_case_a_protocol_error() {
     let Some(run) = run_fault("twice", &[]) else { return };
     only_case_faulted(&run, "case-03", "protocol-error", &["replied twice to id 3", "first verdict: pass"]);
@@ -188,7 +180,6 @@ fn first_handshake_fails(command: &str, extra: &[&str]) -> Finished {
 }
 
 #[cfg(unix)]
-#[test]
 fn an_implementation_that_exits_at_once_is_a_setup_error_with_its_status_and_stderr() {
     // What `java -jar missing.jar` does.
     let command = "sh -c 'echo Error: Unable to access jarfile missing.jar >&2; exit 1'";
@@ -201,7 +192,6 @@ fn an_implementation_that_exits_at_once_is_a_setup_error_with_its_status_and_std
     );
 }
 
-#[test]
 fn an_implementation_that_never_says_hello_is_a_setup_error() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -211,13 +201,11 @@ fn an_implementation_that_never_says_hello_is_a_setup_error() {
     assert!(finished.stderr.contains("  ended:   it was still running; conform killed it"), "{}", finished.stderr);
 }
 
-#[test]
 fn exiting_with_status_0_mid_run_is_a_crash_of_the_case_in_flight() {
     let Some(run) = run_fault("exit0", &[]) else { return };
     only_case_faulted(&run, "case-03", "crash", &["exit status 0"]);
 }
 
-#[test]
 fn ten_mib_of_stderr_neither_blocks_nor_floods_the_report() {
     let Some(run) = run_fault("stderr-flood", &[]) else { return };
     only_case_faulted(&run, "case-03", "error", &["the decoder gave up"]);
@@ -227,14 +215,12 @@ fn ten_mib_of_stderr_neither_blocks_nor_floods_the_report() {
     assert!(stderr.contains("eeeeeeee"), "the tail of the flood is kept");
 }
 
-#[test]
 fn a_100_mib_line_is_cut_off_at_max_output_and_the_stream_stays_in_step() {
     // A generous --timeout: reading 64 MiB in an unoptimized build takes a moment.
     let Some(run) = run_fault("long-line", &["--timeout", "30s"]) else { return };
     only_case_faulted(&run, "case-03", "protocol-error", &["--max-output (64 MiB)", "cut off"]);
 }
 
-#[test]
 fn an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent() {
     let Some(run) = run_fault("no-read", &["--max-restarts", "2"]) else { return };
     let v = &run.verdicts;
@@ -251,7 +237,6 @@ fn an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent(
 }
 
 #[cfg(unix)]
-#[test]
 fn an_exit_is_a_crash_at_once_even_while_a_grandchild_holds_stdout() {
     // Without watching the process, the harness would wait for the end of
     // stdout, which the grandchild holds for two minutes: a `timeout`.
@@ -272,7 +257,6 @@ fn an_exit_is_a_crash_at_once_even_while_a_grandchild_holds_stdout() {
     }
 }
 
-#[test]
 fn the_wait_for_an_exit_after_bye_is_five_seconds_whatever_the_timeout() {
     // --timeout limits a case, not the way out: an adapter that takes 3 s to
     // exit after bye exits cleanly under a 1 s --timeout.
@@ -290,13 +274,11 @@ fn the_wait_for_an_exit_after_bye_is_five_seconds_whatever_the_timeout() {
     );
 }
 
-#[test]
 fn parallel_processes_contain_a_crash_too() {
     let Some(run) = run_fault("crash", &["-j", "3"]) else { return };
     only_case_faulted(&run, "case-03", "crash", &["exit status 3"]);
 }
 
-#[test]
 fn skipped_and_unsupported_cases_are_listed_but_do_not_fail_the_run() {
     let Some(run) = run_fault("skip", &[]) else { return };
     assert_eq!(run.verdicts["case-03"].verdict, "skipped");
@@ -306,7 +288,6 @@ fn skipped_and_unsupported_cases_are_listed_but_do_not_fail_the_run() {
     assert!(run.finished.stdout.trim_end().ends_with("5 passed, 0 failed, 1 skipped"), "{}", run.finished.stdout);
 }
 
-#[test]
 fn a_run_that_judges_nothing_fails_with_one_line_unless_allowed_or_listed() {
     let Some(run) = run_fault("none --declare chat:2,sse:1", &[]) else { return };
     for judged in run.verdicts.values() {
@@ -340,7 +321,6 @@ fn a_run_that_judges_nothing_fails_with_one_line_unless_allowed_or_listed() {
     assert_eq!(listed.finished.code, Some(0), "{}", listed.finished.stderr);
 }
 
-#[test]
 fn a_run_warns_about_a_misspelt_suite_in_the_hello_with_the_nearest_name() {
     let Some(run) = run_fault("none --declare chat:1,Chat_:1", &[]) else { return };
     let warnings: Vec<&str> = run.finished.stderr.lines().filter(|l| l.starts_with("warning: ")).collect();
@@ -354,7 +334,6 @@ fn a_run_warns_about_a_misspelt_suite_in_the_hello_with_the_nearest_name() {
     assert!(run.verdicts.values().all(|judged| judged.verdict == "pass"), "{:?}", run.verdicts);
 }
 
-#[test]
 fn a_well_behaved_adapter_passes_everything() {
     let Some(run) = run_fault("none", &["-j", "2"]) else { return };
     assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
@@ -366,7 +345,6 @@ fn a_well_behaved_adapter_passes_everything() {
     assert!(!run.finished.stderr.contains("warning:"), "a clean bye leaves no notes: {}", run.finished.stderr);
 }
 
-#[test]
 fn a_command_that_cannot_start_is_a_setup_error() {
     let scenario = Scenario::new();
     let tree = scenario.tree();
@@ -385,7 +363,6 @@ fn a_command_that_cannot_start_is_a_setup_error() {
     }
 }
 
-#[test]
 fn one_shot_faults_are_verdicts_too() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -427,7 +404,6 @@ fn one_shot_faults_are_verdicts_too() {
 }
 
 #[cfg(unix)]
-#[test]
 fn a_one_shot_case_is_judged_on_what_was_written_before_the_exit() {
     // Each case leaves a grandchild outside the process group holding
     // stdout and stderr: the end of file does not come with the exit.
@@ -453,7 +429,6 @@ fn a_one_shot_case_is_judged_on_what_was_written_before_the_exit() {
 }
 
 #[cfg(unix)]
-#[test]
 fn ctrl_c_stops_the_children_and_still_writes_the_report() {
     let Some(python) = python() else { return };
     let scenario = Scenario::new();
@@ -492,3 +467,31 @@ fn ctrl_c_stops_the_children_and_still_writes_the_report() {
         assert!(!alive, "the adapter process {pid} was left running");
     }
 }
+
+crate::trials![
+    a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass,
+    adapter_stderr_reaches_the_terminal_with_its_controls_shown_and_the_reports_whole,
+    a_failed_first_handshake_shows_stderr_controls_too,
+    a_case_that_hangs_times_out_and_the_process_is_replaced,
+    a_reply_without_its_newline_times_out_with_a_hint,
+    garbage_on_stdout_is_a_protocol_error_of_the_case_in_flight,
+    a_reply_with_a_wrong_id_is_a_protocol_error,
+    a_second_reply_makes_the_twice_answered_case_a_protocol_error,
+    an_implementation_that_exits_at_once_is_a_setup_error_with_its_status_and_stderr,
+    an_implementation_that_never_says_hello_is_a_setup_error,
+    exiting_with_status_0_mid_run_is_a_crash_of_the_case_in_flight,
+    ten_mib_of_stderr_neither_blocks_nor_floods_the_report,
+    a_100_mib_line_is_cut_off_at_max_output_and_the_stream_stays_in_step,
+    an_implementation_that_never_reads_stdin_times_out_until_the_budget_is_spent,
+    an_exit_is_a_crash_at_once_even_while_a_grandchild_holds_stdout,
+    the_wait_for_an_exit_after_bye_is_five_seconds_whatever_the_timeout,
+    parallel_processes_contain_a_crash_too,
+    skipped_and_unsupported_cases_are_listed_but_do_not_fail_the_run,
+    a_run_that_judges_nothing_fails_with_one_line_unless_allowed_or_listed,
+    a_run_warns_about_a_misspelt_suite_in_the_hello_with_the_nearest_name,
+    a_well_behaved_adapter_passes_everything,
+    a_command_that_cannot_start_is_a_setup_error,
+    one_shot_faults_are_verdicts_too,
+    a_one_shot_case_is_judged_on_what_was_written_before_the_exit,
+    ctrl_c_stops_the_children_and_still_writes_the_report
+];

@@ -62,14 +62,12 @@ fn adapter_command() -> String {
     format!("{} adapter", env!("CARGO_BIN_EXE_conform"))
 }
 
-#[test]
 fn conform_adapter_gives_the_reference_verdicts_in_persistent_mode() {
     let command = adapter_command();
     same_verdicts_as_the_reference("adapter", &["--impl-cmd", &command, "-j", "1"], false);
     same_verdicts_as_the_reference("adapter-parallel", &["--impl-cmd", &command, "-j", "3"], false);
 }
 
-#[test]
 fn conform_adapter_gives_the_reference_verdicts_in_one_shot_mode() {
     let command = adapter_command();
     same_verdicts_as_the_reference("adapter-one-shot", &["--impl-cmd", &command, "--one-shot"], false);
@@ -93,17 +91,14 @@ fn example_gives_the_reference_verdicts(label: &str, command: Option<String>) {
     same_verdicts_as_the_reference(&format!("{label}-one-shot"), &["--impl-cmd", &command, "--one-shot"], true);
 }
 
-#[test]
 fn the_python_example_adapter_gives_the_reference_verdicts() {
     example_gives_the_reference_verdicts("python", python_example());
 }
 
-#[test]
 fn the_node_example_adapter_gives_the_reference_verdicts() {
     example_gives_the_reference_verdicts("node", node_example());
 }
 
-#[test]
 fn the_example_adapters_pass_check_adapter() {
     let scenario = Scenario::new();
     let tree = scenario.tree();
@@ -125,7 +120,6 @@ fn run_conform_adapter_with_path(path: &Path, out: &Path) -> common::Finished {
     Conform::new(&args).env("PATH", path).run()
 }
 
-#[test]
 fn impl_cmd_conform_is_the_running_binary_when_conform_is_not_on_path() {
     let empty = tempfile::tempdir().unwrap();
     let out = empty.path().join("out");
@@ -139,7 +133,6 @@ fn impl_cmd_conform_is_the_running_binary_when_conform_is_not_on_path() {
 }
 
 #[cfg(unix)]
-#[test]
 fn a_conform_on_path_comes_first() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
@@ -158,3 +151,13 @@ fn a_conform_on_path_comes_first() {
     assert!(matches!(finished.code, Some(0 | 1)), "{}", finished.stderr);
     assert_eq!(report(&out)["implementation"]["name"], "conform-on-path", "{}", finished.stderr);
 }
+
+crate::trials![
+    conform_adapter_gives_the_reference_verdicts_in_persistent_mode,
+    conform_adapter_gives_the_reference_verdicts_in_one_shot_mode,
+    the_python_example_adapter_gives_the_reference_verdicts,
+    the_node_example_adapter_gives_the_reference_verdicts,
+    the_example_adapters_pass_check_adapter,
+    impl_cmd_conform_is_the_running_binary_when_conform_is_not_on_path,
+    a_conform_on_path_comes_first
+];
