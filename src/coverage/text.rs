@@ -38,19 +38,21 @@ pub fn write_text(
         } else {
             format!(" (the rules new in fixtureVersion {0}; fixtures of version {0} or newer)", suite.version)
         };
+        let fixtures = match suite.fixtures {
+            1 => "1 fixture reaches".to_owned(),
+            count => format!("{count} fixtures reach"),
+        };
         match suite.ratio() {
             Some((reached, known)) => writeln!(
                 out,
-                "{}: {} fixtures reach {reached} of {known} rules ({:.1}%){whose}",
+                "{}: {fixtures} {reached} of {known} rules ({:.1}%){whose}",
                 suite.label(),
-                suite.fixtures,
                 percent(reached, known)
             )?,
             None => writeln!(
                 out,
-                "{}: {} fixtures reach {} rules (the suite does not list all its rules){whose}",
+                "{}: {fixtures} {} rules (the suite does not list all its rules){whose}",
                 suite.label(),
-                suite.fixtures,
                 suite.reached.len()
             )?,
         }
