@@ -20,15 +20,38 @@ use std::path::Path;
 ///
 /// An error names `path` (the file the user asked for), never the
 /// temporary file: `cannot write reports/junit.xml: No space left on device`.
+/// The contents reach the disk before the rename (`fsync`), so that a power
+/// loss leaves the old file or the new one: for what the user keeps
+/// (fixtures, baselines).
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    write_through_temporary(path, contents).map_err(|err| naming_target(path, &err))
+    write_through_temporary(path, contents, Flush::ToDisk).map_err(|err| naming_target(path, &err))
 }
 
-fn write_through_temporary(path: &Path, contents: &[u8]) -> io::Result<()> {
+/// Atomically replaces (or creates) the report `path` with `contents`, like
+/// [`write_atomically`] but without waiting for the disk: a report is
+/// rewritten by the next run, and the wait (`fsync`) took from 0.3 to 5 ms
+/// of a 13 ms run here. Readers still never see a half-written report.
+pub fn write_report_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_through_temporary(path, contents, Flush::ToCache).map_err(|err| naming_target(path, &err))
+}
+
+/// How far a written file goes before it is renamed over its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flush {
+    /// To the disk (`fsync`).
+    ToDisk,
+    /// To the operating system's cache only.
+    ToCache,
+}
+
+fn write_through_temporary(path: &Path, contents: &[u8], flush: Flush) -> io::Result<()> {
     let mut temporary = temporaries::create_in(folder_of(path))?;
     // Through the plain file: the temporary file's own writer would add its
     // path to the error.
-    let written = temporary.as_file_mut().write_all(contents).and_then(|()| temporary.as_file().sync_all());
+    let written = temporary.as_file_mut().write_all(contents).and_then(|()| match flush {
+        Flush::ToDisk => temporary.as_file().sync_all(),
+        Flush::ToCache => Ok(()),
+    });
     if let Err(err) = written {
         temporaries::discard(temporary);
         return Err(err);
@@ -40,10 +63,11 @@ fn write_through_temporary(path: &Path, contents: &[u8]) -> io::Result<()> {
     temporaries::persist(temporary, path)
 }
 
-/// A file written in pieces and put in place at once: a registered
+/// A report written in pieces and put in place at once: a registered
 /// temporary file beside `target` (removed on an interruption, swept on the
 /// next run) that [`AtomicFile::commit`] renames over it. Dropped without a
-/// commit, it is removed.
+/// commit, it is removed. Like [`write_report_atomically`], it does not wait
+/// for the disk.
 #[derive(Debug)]
 pub struct AtomicFile {
     temporary: Option<tempfile::NamedTempFile>,
@@ -62,14 +86,9 @@ impl AtomicFile {
         self.temporary.as_mut().expect("an uncommitted temporary file").as_file_mut()
     }
 
-    /// Flushes the file to disk and renames it over the target. An error
-    /// names the target.
+    /// Renames the file over the target. An error names the target.
     pub fn commit(mut self) -> io::Result<()> {
         let temporary = self.temporary.take().expect("an uncommitted temporary file");
-        if let Err(err) = temporary.as_file().sync_all() {
-            temporaries::discard(temporary);
-            return Err(naming_target(&self.target, &err));
-        }
         if let Ok(metadata) = std::fs::metadata(&self.target) {
             let _ = std::fs::set_permissions(temporary.path(), metadata.permissions());
         }

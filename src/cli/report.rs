@@ -115,7 +115,7 @@ fn html(args: HtmlArgs) -> anyhow::Result<i32> {
     }
     super::sweep_leftovers(std::slice::from_ref(&args.out), false);
     // The error names the file.
-    conform::files::write_atomically(&args.out, &page)?;
+    conform::files::write_report_atomically(&args.out, &page)?;
     super::print_wrote(std::slice::from_ref(&args.out));
     Ok(exit_code::CONFORMANT)
 }

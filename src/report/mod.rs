@@ -145,7 +145,7 @@ pub fn write_files(
             Format::Junit => write_junit_with(report, &mut buffer, options.junit)?,
             _ => format.write_within(report, &mut buffer, Palette::plain(), &markdown)?,
         }
-        crate::files::write_atomically(&path, &buffer)?;
+        crate::files::write_report_atomically(&path, &buffer)?;
         written.push(path);
     }
     Ok(written)

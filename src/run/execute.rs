@@ -17,6 +17,7 @@ use crate::fixture::{FixturePlan, FixtureStatus, Notice, worker_count};
 use crate::implementation::{Implementation, LateOutcome};
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport, Verdict};
+use crate::suite::Suite;
 use chrono::NaiveDate;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -244,23 +245,49 @@ impl Collector<'_, '_> {
     }
 }
 
-/// Most cases started ahead of discovery order (see [`start_order`]).
+/// Most cases started ahead of discovery order (see [`task_order`]).
 const MAX_STARTED_EARLY: usize = 32;
 
-/// The order workers start cases in: discovery order, except that the few
+/// One thing a worker does.
+#[derive(Clone, Copy, Debug)]
+enum Task {
+    /// Load and judge the case at this slot of `selected`.
+    Case(usize),
+    /// Compile a schema a case started earlier will need (see [`task_order`]).
+    PrepareSchema(&'static dyn Suite, u32),
+}
+
+/// The order workers take tasks in: discovery order, except that the few
 /// fixtures far larger than the average (16 times, at most 32 of them) go
 /// first, largest first, so that one big fixture found late does not run
 /// alone at the end while the other workers idle. Their reports wait for
 /// their turn in discovery order; the others stream as before.
-fn start_order(plan: &FixturePlan, selected: &[usize]) -> Vec<usize> {
+///
+/// Right after the large fixtures come their schemas, for the other workers
+/// to compile while a large fixture is still being parsed: otherwise its
+/// worker compiles the schema after parsing, and the longest case of the
+/// run grows by a compile (a quarter of the HAPI corpus's run time here).
+/// Only a tree's `VERSION` names the version before a fixture is read; in
+/// a tree without one, nothing is prepared.
+fn task_order(plan: &FixturePlan, selected: &[usize]) -> Vec<Task> {
     let sizes: Vec<u64> = selected.iter().map(|&index| plan.files[index].len).collect();
     let average = sizes.iter().sum::<u64>() / (sizes.len() as u64).max(1);
     let mut early: Vec<usize> = (0..sizes.len()).filter(|&slot| sizes[slot] > average.saturating_mul(16)).collect();
     early.sort_by_key(|&slot| std::cmp::Reverse(sizes[slot]));
     early.truncate(MAX_STARTED_EARLY);
-    let mut order = early.clone();
+    let mut order: Vec<Task> = early.iter().map(|&slot| Task::Case(slot)).collect();
+    let mut prepared: Vec<(&'static str, u32)> = Vec::new();
+    for &slot in &early {
+        let file = &plan.files[selected[slot]];
+        if let Some(version) = file.tree.version
+            && !prepared.contains(&(file.suite.name(), version))
+        {
+            prepared.push((file.suite.name(), version));
+            order.push(Task::PrepareSchema(file.suite, version));
+        }
+    }
     early.sort_unstable();
-    order.extend((0..sizes.len()).filter(|slot| early.binary_search(slot).is_err()));
+    order.extend((0..sizes.len()).filter(|slot| early.binary_search(slot).is_err()).map(Task::Case));
     order
 }
 
@@ -295,7 +322,7 @@ pub fn run(
     };
     let ids = |slot: usize| plan.id(selected[slot]).to_owned();
 
-    let order = start_order(plan, selected);
+    let order = task_order(plan, selected);
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<Message>();
     std::thread::scope(|scope| {
@@ -308,7 +335,14 @@ pub fn run(
                 .stack_size(WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     while !cancelled() {
-                        let Some(&slot) = order.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
+                        let Some(&task) = order.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
+                        let slot = match task {
+                            Task::Case(slot) => slot,
+                            Task::PrepareSchema(suite, version) => {
+                                crate::validate::prepare_schema(suite, version);
+                                continue;
+                            }
+                        };
                         let _ = sender.send(Message::Started(slot));
                         let (case, notices) = judge_one(slot);
                         let _ = sender.send(Message::Judged(slot, case, notices));
@@ -319,7 +353,11 @@ pub fn run(
         drop(sender);
         if started == 0 {
             // No thread could be started: run everything here instead.
-            for &slot in &order {
+            // Alone, a worker gains nothing by preparing schemas early.
+            for slot in order.iter().filter_map(|task| match task {
+                Task::Case(slot) => Some(*slot),
+                Task::PrepareSchema(..) => None,
+            }) {
                 if cancelled() {
                     break;
                 }

@@ -3,4 +3,4 @@
 
 mod schema;
 
-pub use schema::{compile_schema, is_schema_valid, schema_errors};
+pub use schema::{compile_schema, is_schema_valid, prepare_schema, schema_errors};

@@ -19,26 +19,32 @@ pub fn compile_schema(text: &str) -> Result<Validator, String> {
     jsonschema::draft202012::new(&schema).map_err(|err| format!("schema does not compile: {err}"))
 }
 
-/// Compiled validators by suite name and fixtureVersion, each compiled once,
-/// on first use: the map's lock is held only to find a validator's cell, so
-/// workers that need another suite's validator do not wait for a compile.
-type ValidatorCache = Mutex<HashMap<(&'static str, u32), Arc<OnceLock<Result<Arc<Validator>, String>>>>>;
+/// Compiled validators by suite name and schema, each compiled once, on
+/// first use (versions that share a document shape share it): the map's
+/// lock is held only to find a validator's cell, so workers that need
+/// another schema's validator do not wait for a compile.
+type ValidatorCache = Mutex<HashMap<(&'static str, usize), Arc<OnceLock<Result<Arc<Validator>, String>>>>>;
 
 fn validator_for(suite: &dyn Suite, version: u32) -> Result<Arc<Validator>, String> {
     static CACHE: OnceLock<ValidatorCache> = OnceLock::new();
+    let schema = suite.schema_for(version).ok_or_else(|| format!("it has no schema for fixtureVersion {version}"))?;
     let cache = CACHE.get_or_init(Default::default);
     let cell = {
         // A poisoned lock only means another thread panicked while inserting;
         // the map itself is still usable.
         let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        Arc::clone(map.entry((suite.name(), version)).or_default())
+        // The schema texts are embedded (`&'static`): their address names them.
+        Arc::clone(map.entry((suite.name(), schema.as_ptr() as usize)).or_default())
     };
-    cell.get_or_init(|| {
-        let schema =
-            suite.schema_for(version).ok_or_else(|| format!("it has no schema for fixtureVersion {version}"))?;
-        compile_schema(schema).map(Arc::new)
-    })
-    .clone()
+    cell.get_or_init(|| compile_schema(schema).map(Arc::new)).clone()
+}
+
+/// Compiles the schema of `suite`'s documents of `version` now, unless it
+/// is compiled already (or being compiled on another thread), so that a
+/// later validation does not wait for it. A broken schema is reported by
+/// the validation that needs it.
+pub fn prepare_schema(suite: &dyn Suite, version: u32) {
+    let _ = validator_for(suite, version);
 }
 
 /// Whether a document is valid against its suite's schema for `version` (a

@@ -256,7 +256,7 @@ pub fn write_files(report: &ExploreReport, formats: &[ExploreFormat], dir: &Path
         let path = dir.join(name);
         let mut buffer = Vec::new();
         format.write(report, &mut buffer, Palette::plain())?;
-        crate::files::write_atomically(&path, &buffer)?;
+        crate::files::write_report_atomically(&path, &buffer)?;
         written.push(path);
     }
     Ok(written)
