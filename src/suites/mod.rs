@@ -7,21 +7,33 @@
 //! references reproduce), [`agent_events`] (the agent-event model of the
 //! runtime suites) and [`claude_stream`] (the Claude stream-json reader).
 //!
-//! Adding a suite is its folder, one line in the registry below, its schema under
+//! Adding a suite is its folder, its `pub mod` line, one line in the registry below, its schema under
 //! `schemas/` and its fixtures.
 
 pub mod agent_events;
 pub mod claude_stream;
 pub mod js;
 
+// The suite folders are declared here, outside `registry!`: rustfmt does not
+// format modules declared inside a macro call.
+pub mod catalogs;
+pub mod chat;
+pub mod claude_display;
+pub mod claude_events;
+pub mod codex_app_server_events;
+pub mod codex_exec_events;
+pub mod event_fold;
+pub mod pagination;
+pub mod runtime_session;
+pub mod sse;
+pub mod tool_policy;
+
 use crate::suite::Suite;
 
-/// Declares each suite's folder module and lists its [`Suite`] value in
-/// [`all`], so that registering a suite is one line of `registry!`.
+/// Lists each suite's [`Suite`] value in [`all`], so that registering a
+/// suite is its `pub mod` line above and one line of `registry!`.
 macro_rules! registry {
     ($($folder:ident => $suite:ident),+ $(,)?) => {
-        $(pub mod $folder;)+
-
         /// Every suite the harness knows, in report order.
         pub fn all() -> &'static [&'static dyn Suite] {
             &[$(&$folder::$suite),+]

@@ -21,6 +21,7 @@ mod reduce_fault;
 mod regen_check;
 mod rule_lists;
 mod schema_versions;
+mod source_formatting;
 mod tracking;
 mod trial_harness;
 mod upgrade;
@@ -43,6 +44,7 @@ fn main() {
         regen_check::trials,
         rule_lists::trials,
         schema_versions::trials,
+        source_formatting::trials,
         tracking::trials,
         trial_harness::trials,
         upgrade::trials,

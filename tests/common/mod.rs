@@ -100,6 +100,11 @@ pub fn kotlinc() -> Option<&'static str> {
     program(&["kotlinc"])
 }
 
+/// `rustfmt` (the toolchain's formatter), or `None` with the skip recorded.
+pub fn rustfmt() -> Option<&'static str> {
+    program(&["rustfmt"])
+}
+
 /// A headless-capable Chromium, or `None` with the skip recorded.
 pub fn chromium() -> Option<&'static str> {
     program(&["chromium", "chromium-browser", "google-chrome"])

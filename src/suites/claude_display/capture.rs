@@ -4,8 +4,8 @@
 
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
-use std::path::PathBuf;
 use crate::suites::claude_stream;
+use std::path::PathBuf;
 
 /// How the files are read.
 const STREAM: Stream = Stream {

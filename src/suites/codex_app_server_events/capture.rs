@@ -21,9 +21,9 @@ use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, pa
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
-use std::path::PathBuf;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 /// Imports an app-server stdout capture together with the client's lines,
 /// if any, as one `codex-app-server-events` input `{frames, end?}`.

@@ -18,8 +18,8 @@ use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
-use std::path::PathBuf;
 use serde_json::{Map, Value};
+use std::path::PathBuf;
 
 /// Imports a `codex exec --json` capture as one `codex-exec-events` input
 /// `{lines, end?}`.
@@ -81,7 +81,8 @@ pub fn import(files: &[SourceFile]) -> Result<Imported, ImportFailure> {
 }
 
 /// How the files are read.
-const STREAM: Stream = Stream { import: |text, _| import_exec_file(text), companion: None, list: "lines", noun: "lines" };
+const STREAM: Stream =
+    Stream { import: |text, _| import_exec_file(text), companion: None, list: "lines", noun: "lines" };
 
 /// Opens the captures file by file (see [`per_file::open`]).
 pub fn open(paths: &[PathBuf], names_in: NamesFn<'_>) -> Result<Opened, ImportFailure> {

@@ -11,7 +11,9 @@ pub mod mutate;
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, split_by_layout, split_by_layout_owned};
+use crate::suite::{
+    CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, split_by_layout, split_by_layout_owned,
+};
 use serde_json::Value;
 
 const INPUT_KEYS: &[&str] = &["initialSession", "patches"];

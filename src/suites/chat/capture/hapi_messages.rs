@@ -30,7 +30,7 @@ use crate::redact::{NewSecret, Redactor};
 use crate::suite::capture::lines::type_name;
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{
-    Case, CaseSource, CapturedCase, ImportFailure, IndexedCase, NamesFn, Opened, PlannedWindow, Provenance,
+    CapturedCase, Case, CaseSource, ImportFailure, IndexedCase, NamesFn, Opened, PlannedWindow, Provenance,
 };
 use serde_json::{Map, Value, json};
 use std::cmp::Ordering;
@@ -162,7 +162,8 @@ impl Collector<'_> {
         // A row the agent has consumed (`invokedAt` stamped) is the later
         // state of a queued one; otherwise the copy read later wins.
         let keep_new = new_invoked || !kept_invoked;
-        let (winner, loser) = if keep_new { (file, self.kept[at].file as usize) } else { (self.kept[at].file as usize, file) };
+        let (winner, loser) =
+            if keep_new { (file, self.kept[at].file as usize) } else { (self.kept[at].file as usize, file) };
         let (winner_invoked, loser_invoked) =
             if keep_new { (new_invoked, kept_invoked) } else { (kept_invoked, new_invoked) };
         self.notices.push(format!(
@@ -573,7 +574,12 @@ struct Lines<R> {
 
 impl Lines<BufReader<File>> {
     fn open(path: &Path) -> std::io::Result<Self> {
-        Ok(Lines { reader: BufReader::with_capacity(1 << 20, File::open(path)?), number: 0, offset: 0, buffer: Vec::new() })
+        Ok(Lines {
+            reader: BufReader::with_capacity(1 << 20, File::open(path)?),
+            number: 0,
+            offset: 0,
+            buffer: Vec::new(),
+        })
     }
 }
 
@@ -651,7 +657,13 @@ impl LineStream {
     }
 }
 
-fn take_value(index: usize, value: Value, text: &str, span: Range<usize>, collector: &mut Collector<'_>) -> Result<(), String> {
+fn take_value(
+    index: usize,
+    value: Value,
+    text: &str,
+    span: Range<usize>,
+    collector: &mut Collector<'_>,
+) -> Result<(), String> {
     take_value_at(index, value, text, span, 0, collector)
 }
 

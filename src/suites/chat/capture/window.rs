@@ -343,11 +343,8 @@ impl StateIndex {
         taken.dedup();
         let mut state = self.template.clone();
         for (list, (key, entries)) in self.lists.iter().enumerate() {
-            let kept: Map<String, Value> = taken
-                .iter()
-                .filter(|(of, _)| *of == list)
-                .map(|&(_, position)| entries[position].clone())
-                .collect();
+            let kept: Map<String, Value> =
+                taken.iter().filter(|(of, _)| *of == list).map(|&(_, position)| entries[position].clone()).collect();
             state.insert(key.clone(), Value::Object(kept));
         }
         Value::Object(state)
