@@ -16,9 +16,11 @@
 mod hello;
 mod one_shot;
 mod persistent;
+mod text;
 
 pub use one_shot::check_one_shot;
 pub use persistent::{SLOW_START, check_persistent};
+pub use text::{header_line, write_text};
 
 use crate::compare::compare;
 use crate::fixture::Corpus;

@@ -6,11 +6,10 @@ use super::implementation::ExternalArgs;
 use super::selection::FixtureArgs;
 use anyhow::Context;
 use clap::Args;
-use conform::check_adapter::{CheckReport, Level, check_one_shot, check_persistent, smoke_cases};
+use conform::check_adapter::{check_one_shot, check_persistent, header_line, smoke_cases, write_text};
 use conform::error::exit_code;
 use conform::fixture::{Corpus, load_corpus};
-use conform::implementation::subprocess::options::describe_duration;
-use conform::report::{Palette, visible_controls};
+use conform::report::Palette;
 use conform::run::select;
 use std::io::{self, Write};
 
@@ -47,13 +46,7 @@ pub fn execute(args: CheckAdapterArgs) -> anyhow::Result<i32> {
     };
     let cases = smoke_cases(&corpus, &select(&corpus, &selection), args.per_suite);
 
-    let mode = if args.external.one_shot { "one-shot mode" } else { "protocol v1" };
-    let header = format!(
-        "conform check-adapter: {} ({mode}, {} smoke cases selected, --timeout {})",
-        visible_controls(command.text()),
-        cases.len(),
-        describe_duration(options.timeout)
-    );
+    let header = header_line(command.text(), args.external.one_shot, cases.len(), options.timeout);
     let stdout = &mut io::stdout().lock();
     // A reader that went away (`| head -1`) ends the command quietly.
     if quiet_if_gone(writeln!(stdout, "{header}").and_then(|()| stdout.flush()))? {
@@ -64,31 +57,10 @@ pub fn execute(args: CheckAdapterArgs) -> anyhow::Result<i32> {
     } else {
         check_persistent(&command, &cases, &options)?
     };
-    if quiet_if_gone(print_report(&report, stdout))? {
+    if quiet_if_gone(write_text(&report, stdout, Palette::for_stdout()))? {
         return Ok(exit_code::CONFORMANT);
     }
     Ok(if report.problems() == 0 { exit_code::CONFORMANT } else { exit_code::FAILURES })
-}
-
-fn print_report(report: &CheckReport, out: &mut impl Write) -> io::Result<()> {
-    let p = Palette::for_stdout();
-    for finding in &report.findings {
-        let label = match finding.level {
-            Level::Ok => p.good("ok     "),
-            Level::Note => p.dim("note   "),
-            Level::Warning => p.warn("warning"),
-            Level::Problem => p.bad("PROBLEM"),
-        };
-        // Findings quote the implementation: its controls are shown, not obeyed.
-        writeln!(out, "  {label}  {}", visible_controls(&finding.headline))?;
-        for detail in &finding.details {
-            writeln!(out, "           {}", p.dim(&visible_controls(detail)))?;
-        }
-    }
-    writeln!(out)?;
-    let summary = report.summary();
-    writeln!(out, "{}", if report.problems() == 0 { p.good(&summary) } else { p.bad(&summary) })?;
-    out.flush()
 }
 
 /// `Ok(true)` when the write failed because stdout's reader is gone, which

@@ -58,7 +58,8 @@ pub fn write_text(
         }
         if options.verbose {
             for (rule, count) in &suite.reached {
-                writeln!(out, "  reached {rule} ({count} fixtures)")?;
+                let fixtures = if *count == 1 { "fixture" } else { "fixtures" };
+                writeln!(out, "  reached {rule} ({count} {fixtures})")?;
             }
         }
         let unreached = suite.unreached();
@@ -103,7 +104,8 @@ fn write_candidates(out: &mut dyn Write, ranked: &[Ranked], problems: &[String])
         )?;
     }
     if idle > 0 {
-        writeln!(out, "  {idle} candidates add no rule the others do not already reach")?;
+        let (candidates, add) = if idle == 1 { ("candidate", "adds") } else { ("candidates", "add") };
+        writeln!(out, "  {idle} {candidates} {add} no rule the others do not already reach")?;
     }
     for problem in problems {
         writeln!(out, "  skipped {problem}")?;
@@ -113,4 +115,92 @@ fn write_candidates(out: &mut dyn Write, ranked: &[Ranked], problems: &[String])
 
 fn percent(part: usize, whole: usize) -> f64 {
     if whole == 0 { 100.0 } else { part as f64 * 100.0 / whole as f64 }
+}
+
+#[cfg(test)]
+mod golden {
+    use super::*;
+    use crate::coverage::{SuiteCoverage, Unmeasured};
+    use std::path::PathBuf;
+
+    /// Two suites (one with a version 2 part), a suite that does not list
+    /// its rules, every kind of unmeasured fixture, and candidates: one
+    /// adding rules, one adding nothing, and one that could not be read.
+    fn sample() -> (Coverage, Vec<Ranked>, Vec<String>) {
+        let coverage = Coverage {
+            suites: vec![
+                SuiteCoverage {
+                    suite: "chat",
+                    version: 1,
+                    fixtures: 12,
+                    reached: BTreeMap::from([("message.null-dropped", 3), ("tool.result.paired", 12)]),
+                    known: Some(vec!["message.null-dropped", "tool.result.paired", "tool.result.orphan-kept"]),
+                },
+                SuiteCoverage {
+                    suite: "chat",
+                    version: 2,
+                    fixtures: 1,
+                    reached: BTreeMap::from([("link.href-kept", 1)]),
+                    known: Some(vec!["link.href-kept"]),
+                },
+                SuiteCoverage {
+                    suite: "sse",
+                    version: 1,
+                    fixtures: 4,
+                    reached: BTreeMap::from([("sse.event.kept", 4)]),
+                    known: None,
+                },
+            ],
+            skipped: vec![
+                Unmeasured { id: "chat/broken".to_owned(), suite: "chat", reason: UnmeasuredReason::Invalid },
+                Unmeasured {
+                    id: "chat/future".to_owned(),
+                    suite: "chat",
+                    reason: UnmeasuredReason::UnsupportedVersion(9),
+                },
+                Unmeasured {
+                    id: "chat/throws".to_owned(),
+                    suite: "chat",
+                    reason: UnmeasuredReason::ReferenceFailed("input is not an object".to_owned()),
+                },
+                Unmeasured { id: "catalogs/a".to_owned(), suite: "catalogs", reason: UnmeasuredReason::NoReference },
+                Unmeasured { id: "catalogs/b".to_owned(), suite: "catalogs", reason: UnmeasuredReason::NoReference },
+            ],
+        };
+        let ranked = vec![
+            Ranked {
+                path: PathBuf::from("captures/new-session.json"),
+                suite: "chat",
+                new_rules: vec!["tool.result.orphan-kept"],
+            },
+            Ranked { path: PathBuf::from("captures/same-again.json"), suite: "chat", new_rules: Vec::new() },
+        ];
+        let problems = vec!["captures/torn.json: not JSON (line 1, column 9)".to_owned()];
+        (coverage, ranked, problems)
+    }
+
+    fn rendered(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+        let mut out = Vec::new();
+        write(&mut out).expect("writing to memory succeeds");
+        String::from_utf8(out).expect("coverage is UTF-8")
+    }
+
+    #[test]
+    fn the_sample_coverage_as_text() {
+        let (coverage, ranked, problems) = sample();
+        let options = TextOptions { verbose: true, candidates: true };
+        insta::assert_snapshot!(rendered(|out| write_text(out, &coverage, &ranked, &problems, options)));
+    }
+
+    #[test]
+    fn the_sample_coverage_as_text_without_details() {
+        let (coverage, ranked, problems) = sample();
+        insta::assert_snapshot!(rendered(|out| write_text(out, &coverage, &ranked, &problems, TextOptions::default())));
+    }
+
+    #[test]
+    fn the_sample_coverage_as_json() {
+        let (coverage, ranked, _) = sample();
+        insta::assert_snapshot!(rendered(|out| write_json(out, &coverage, &ranked)));
+    }
 }

@@ -249,6 +249,12 @@ mod golden {
     }
 
     #[test]
+    fn the_sample_diff_as_json() {
+        let text = sample::render(|out| write_json_diff(&sample_diff(), out));
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
+    #[test]
     fn the_sample_diff_in_markdown() {
         let text = sample::render(|out| write_markdown_diff(&sample_diff(), out));
         sample::redactions().bind(|| insta::assert_snapshot!(text));

@@ -395,18 +395,6 @@ mod tests {
         }
     }
 
-    /// Compares `text` with `snapshots/<name>`; `CONFORM_UPDATE_GOLDEN=1`
-    /// rewrites the file instead (review the diff before committing it).
-    fn assert_golden(name: &str, text: &str) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/explore/report/snapshots").join(name);
-        if std::env::var("CONFORM_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
-            std::fs::write(&path, text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-            return;
-        }
-        let golden = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-        assert_eq!(text, golden, "{} differs (CONFORM_UPDATE_GOLDEN=1 rewrites it)", path.display());
-    }
-
     fn written(format: ExploreFormat, report: &ExploreReport) -> String {
         let mut out = Vec::new();
         format.write(report, &mut out, Palette::plain()).unwrap_or_else(|err| panic!("{err}"));
@@ -416,9 +404,9 @@ mod tests {
     #[test]
     fn every_writer_matches_its_golden_file() {
         let report = sample();
-        assert_golden("report.txt", &written(ExploreFormat::Pretty, &report));
-        assert_golden("report.md", &written(ExploreFormat::Markdown, &report));
-        assert_golden("report.json", &written(ExploreFormat::Json, &report));
+        insta::assert_snapshot!("report_txt", written(ExploreFormat::Pretty, &report));
+        insta::assert_snapshot!("report_md", written(ExploreFormat::Markdown, &report));
+        insta::assert_snapshot!("report_json", written(ExploreFormat::Json, &report));
     }
 
     #[test]
