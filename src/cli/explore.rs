@@ -4,18 +4,14 @@ use super::implementation::{ExternalArgs, ImplementationArgs, LimitArgs, Subject
 use anyhow::{Context as _, bail};
 use clap::{Args, ValueEnum};
 use conform::error::exit_code;
-use conform::explore::engine::Stop;
-use conform::explore::report::{ExploreFormat, RunFacts, build, write_files, write_pretty};
-use conform::explore::{
-    Budget, ExploreOptions, FoundCluster, Generated, Generator, Party, SeedPool, ShrinkOptions, ShrunkCluster, explore,
-    shrink_all,
+use conform::explore::report::{ExploreFormat, write_files, write_pretty};
+use conform::explore::session::{
+    SessionOptions, SessionOutcome, Sides, StartSides, explore_session, seed_paths, seed_pools,
 };
-use conform::fixture::{Notice, SuiteFilter, load_corpus};
-use conform::implementation::{Implementation, ReferenceImplementation};
+use conform::explore::{Budget, Generated, Generator, Party, SeedPool};
+use conform::fixture::{SuiteFilter, load_corpus};
 use conform::report::Palette;
-use conform::review::{WriteMode, Written, write_fixture};
 use conform::run::{Selection, select};
-use conform::suite::Suite;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -116,16 +112,11 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
     let selected = select(&corpus, &Selection::new(&args.filters)?);
     super::selection::require_some(selected.len())?;
     let fixtures: Vec<_> = selected.iter().map(|&index| &corpus.fixtures[index]).collect();
-    let mut pools = Vec::new();
-    for suite in conform::suites::all().iter().copied().filter(|s| filter.includes(*s)) {
-        if let Some(pool) = pool_for(suite, &fixtures, args.any_json) {
-            pools.push(pool);
-        }
-    }
+    let suites = conform::suites::all().iter().filter(|suite| filter.includes(**suite));
+    let pools = seed_pools(suites, &fixtures, args.any_json);
     if pools.is_empty() {
         bail!("no selected suite can be explored: none has a ready fixture to seed from and a reference to judge by");
     }
-
     if let Some(replay) = &args.replay {
         return replay_input(&pools, replay, seed, args.any_json);
     }
@@ -135,179 +126,112 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
              (the reference judged against it), or both"
         );
     }
-    let budget = match (args.count, args.time) {
-        (_, Some(time)) => Budget::Time(time),
-        (count, None) => Budget::Count(count.unwrap_or(DEFAULT_COUNT)),
-    };
-    let jobs = match args.jobs {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let interrupted = super::interrupt::flag();
-
-    // Exploring: the implementations' own restart budget.
-    let (subject, against) = start_both(&args.implementation, args.against_cmd.as_deref(), None, &interrupted)?;
-    let options = ExploreOptions {
-        seed,
-        budget,
-        jobs,
-        any_json: args.any_json,
-        max_clusters: args.max_clusters,
-        cancel: Some(&interrupted),
+    let sides = CommandSides {
+        implementation: &args.implementation,
+        against_cmd: args.against_cmd.as_deref(),
+        interrupted: &interrupted,
     };
-    let exploration = explore(&pools, party(&subject), party_of(against.as_ref()), &options);
-    finish(&subject, against.as_ref());
-    let info = subject.implementation().info();
-    let against_info = against.as_ref().map_or_else(|| ReferenceImplementation.info(), |a| a.implementation().info());
+    let mut options = args.session_options(seed, &interrupted);
+    options.started_at = started_at;
+    options.paths = paths.iter().map(|p| p.display().to_string()).collect();
+    options.notices = corpus.notices.clone();
+    let outcome = explore_session(&pools, &sides, options, clock)?;
+    print_outcome(&outcome, &args.formats, &args.out)
+}
 
-    let mut notices = corpus.notices.clone();
-    notices.extend(stop_notice(exploration.stopped.as_ref(), args.max_clusters));
-
-    let (to_reduce, unreduced) = choose_to_reduce(&exploration.clusters, args.max_pending);
-    // Shrinking: fresh processes with a restart budget as large as the run
-    // budget, since every candidate may be one that crashes.
-    let shrunk = if to_reduce.is_empty() || super::interrupt::interrupted(&interrupted) {
-        Vec::new()
-    } else {
-        let (subject, against) =
-            start_both(&args.implementation, args.against_cmd.as_deref(), Some(args.max_tests), &interrupted)?;
-        let options = ShrinkOptions {
+impl ExploreArgs {
+    /// The session options the flags give (the report's facts are left empty).
+    fn session_options<'a>(&'a self, seed: u64, interrupted: &'a std::sync::atomic::AtomicBool) -> SessionOptions<'a> {
+        SessionOptions {
             seed,
-            max_tests: args.max_tests,
-            jobs,
-            pending_dir: &args.pending_dir,
-            any_json: args.any_json,
-            cancel: Some(&interrupted),
-        };
-        let shrunk = shrink_all(&pools, to_reduce, party(&subject), party_of(against.as_ref()), &options);
-        finish(&subject, against.as_ref());
-        shrunk
-    };
+            budget: match (self.count, self.time) {
+                (_, Some(time)) => Budget::Time(time),
+                (count, None) => Budget::Count(count.unwrap_or(DEFAULT_COUNT)),
+            },
+            jobs: match self.jobs {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            },
+            any_json: self.any_json,
+            max_clusters: self.max_clusters,
+            max_tests: self.max_tests,
+            max_pending: self.max_pending,
+            pending_dir: &self.pending_dir,
+            no_pending: self.no_pending,
+            cancel: Some(interrupted),
+            started_at: String::new(),
+            paths: Vec::new(),
+            notices: Vec::new(),
+        }
+    }
+}
 
-    let (fixtures_written, written) = write_pending(&shrunk, args.no_pending);
-    let facts = RunFacts {
-        implementation: info,
-        against: against_info,
-        seed,
-        budget,
-        any_json: args.any_json,
-        jobs,
-        started_at,
-        duration_ms: clock.elapsed().as_secs_f64() * 1000.0,
-        paths: paths.iter().map(|p| p.display().to_string()).collect(),
-        notices,
-    };
-    let report = build(facts, &pools, &exploration, &shrunk, &fixtures_written, &unreduced);
-
-    let mut formats: Vec<ExploreFormat> = args.formats.iter().copied().map(ExploreFormat::from).collect();
+/// Prints the report (pretty, or its summary line), the pending fixtures
+/// written and the report files; the exit code.
+fn print_outcome(outcome: &SessionOutcome, formats: &[FormatChoice], out: &std::path::Path) -> anyhow::Result<i32> {
+    let mut formats: Vec<ExploreFormat> = formats.iter().copied().map(ExploreFormat::from).collect();
     if formats.is_empty() {
         formats = vec![ExploreFormat::Pretty, ExploreFormat::Json];
     }
     let stdout = &mut std::io::stdout().lock();
     if formats.contains(&ExploreFormat::Pretty) {
-        write_pretty(&report, stdout, Palette::for_stdout())?;
+        write_pretty(&outcome.report, stdout, Palette::for_stdout())?;
     } else {
-        writeln!(stdout, "{}", report.summary_line())?;
+        writeln!(stdout, "{}", outcome.report.summary_line())?;
     }
-    for outcome in &written {
-        super::print_written(outcome, "");
+    for written in &outcome.written {
+        super::print_written(written, "");
     }
-    super::print_wrote(&write_files(&report, &formats, &args.out)?);
-    if super::interrupt::interrupted(&interrupted) {
+    super::print_wrote(&write_files(&outcome.report, &formats, out)?);
+    if outcome.interrupted {
         return Ok(exit_code::INTERRUPTED);
     }
-    Ok(report.exit_code())
+    Ok(outcome.report.exit_code())
 }
 
-/// The notice saying why the exploration stopped early, when it did.
-fn stop_notice(stopped: Option<&Stop>, max_clusters: usize) -> Option<Notice> {
-    Some(match stopped? {
-        Stop::Interrupted => Notice::warning("interrupted: the report covers the inputs that ran"),
-        Stop::Exhausted(who) => {
-            Notice::warning(format!("stopped early: {who} crashed or timed out more often than --max-restarts allows"))
-        }
-        Stop::EnoughClusters => Notice::note(format!("stopped after finding {max_clusters} clusters (--max-clusters)")),
-    })
+/// Starts the implementations the flags name, for each phase of an
+/// exploration.
+struct CommandSides<'a> {
+    implementation: &'a ImplementationArgs,
+    against_cmd: Option<&'a str>,
+    interrupted: &'a Arc<std::sync::atomic::AtomicBool>,
 }
 
-/// Writes each shrunk cluster's pending fixture (unless `no_pending`): per
-/// cluster where it went or why there is none, and what was written.
-fn write_pending(shrunk: &[ShrunkCluster], no_pending: bool) -> (Vec<Result<String, String>>, Vec<Written>) {
-    let mut fixtures = Vec::new();
-    let mut written = Vec::new();
-    for cluster in shrunk {
-        fixtures.push(match &cluster.fixture {
-            Ok(_) if no_pending => Err("not written (--no-pending)".to_owned()),
-            Ok((target, text)) => match write_fixture(target, text, WriteMode::Pending) {
-                Ok(outcome) => {
-                    let path = match &outcome {
-                        Written::Pending(path) | Written::Accepted(path) | Written::Unchanged(path) => path.clone(),
-                    };
-                    written.push(outcome);
-                    Ok(path.display().to_string())
-                }
-                Err(err) => Err(err.to_string()),
-            },
-            Err(why) => Err(why.clone()),
-        });
+/// The started implementation under test and, with `--against-cmd`, the
+/// other one.
+struct StartedSides {
+    subject: Subject,
+    against: Option<Subject>,
+}
+
+impl StartSides for CommandSides<'_> {
+    type Sides = StartedSides;
+    type Error = anyhow::Error;
+
+    fn start(&self, restarts: Option<usize>) -> anyhow::Result<StartedSides> {
+        let (subject, against) = start_both(self.implementation, self.against_cmd, restarts, self.interrupted)?;
+        Ok(StartedSides { subject, against })
     }
-    (fixtures, written)
 }
 
-/// The clusters to reduce, at most `limit`, taken from the suites in turn by
-/// rank (each suite's most frequent first), in the exploration's order; and
-/// the others.
-fn choose_to_reduce(clusters: &[FoundCluster], limit: usize) -> (Vec<FoundCluster>, Vec<FoundCluster>) {
-    let mut rank = Vec::with_capacity(clusters.len());
-    let mut seen_in_pool: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    for (position, cluster) in clusters.iter().enumerate() {
-        let within = seen_in_pool.entry(cluster.pool).or_default();
-        rank.push((*within, cluster.pool, position));
-        *within += 1;
+impl Sides for StartedSides {
+    fn subject(&self) -> Party<'_> {
+        party(&self.subject)
     }
-    rank.sort_unstable();
-    let mut chosen: Vec<usize> = rank.iter().take(limit).map(|&(_, _, position)| position).collect();
-    chosen.sort_unstable();
-    let (mut reduce, mut rest) = (Vec::new(), Vec::new());
-    for (position, cluster) in clusters.iter().enumerate() {
-        if chosen.binary_search(&position).is_ok() {
-            reduce.push(cluster.clone());
-        } else {
-            rest.push(cluster.clone());
+
+    fn against(&self) -> Party<'_> {
+        self.against.as_ref().map_or(Party::Reference, party)
+    }
+
+    fn finish(&self) {
+        for side in std::iter::once(&self.subject).chain(&self.against) {
+            side.implementation().finish();
+            if let Some(external) = side.external() {
+                external.print_notes();
+            }
         }
     }
-    (reduce, rest)
-}
-
-/// `fixtures` (when it exists) and every path given, without repeats.
-fn seed_paths(given: &[PathBuf]) -> Vec<PathBuf> {
-    let default = PathBuf::from("fixtures");
-    let mut paths = Vec::new();
-    if default.is_dir() || given.is_empty() {
-        paths.push(default);
-    }
-    for path in given {
-        let same = |known: &PathBuf| known == path || known.canonicalize().ok() == path.canonicalize().ok();
-        if !paths.iter().any(same) {
-            paths.push(path.clone());
-        }
-    }
-    paths
-}
-
-/// The seed pool of a suite, when the suite can be explored: it has seeds,
-/// documents that carry an input part, and a reference that judges
-/// validity (unless `--any-json`).
-fn pool_for(
-    suite: &'static dyn Suite,
-    fixtures: &[&conform::fixture::LoadedFixture],
-    any_json: bool,
-) -> Option<SeedPool> {
-    if suite.is_table() || (suite.reference().is_none() && !any_json) {
-        return None;
-    }
-    let pool = SeedPool::of(suite, fixtures.iter().copied());
-    (!pool.is_empty()).then_some(pool)
 }
 
 fn clock_seed() -> u64 {
@@ -380,18 +304,5 @@ fn party(subject: &Subject) -> Party<'_> {
     match subject {
         Subject::Builtin(_) => Party::Reference,
         Subject::External(external) => Party::Implementation(external.implementation()),
-    }
-}
-
-fn party_of(against: Option<&Subject>) -> Party<'_> {
-    against.map_or(Party::Reference, party)
-}
-
-fn finish(subject: &Subject, against: Option<&Subject>) {
-    for side in std::iter::once(subject).chain(against) {
-        side.implementation().finish();
-        if let Some(external) = side.external() {
-            external.print_notes();
-        }
     }
 }

@@ -22,6 +22,8 @@
 //!   [`crate::reduce`] and makes it a pending fixture whose expected part is
 //!   the reference's output.
 //! * [`report`] holds the explore report and its writers.
+//! * [`session`] is one whole exploration, from the seed pools to the
+//!   report and the pending fixtures: what `conform explore` runs.
 
 pub mod engine;
 pub mod generate;
@@ -29,6 +31,7 @@ pub mod judge;
 pub mod mutate;
 pub mod report;
 pub mod seeds;
+pub mod session;
 pub mod shrink;
 mod tree;
 pub mod values;

@@ -6,19 +6,18 @@
 //! The reducer keeps a candidate while "the same failure" shows. Here that
 //! means: the candidate is a valid case (unless `--any-json`) and judging
 //! both sides on it still gives the cluster's key. [`ClusterProbe`] is the
-//! implementation the reducer runs: it answers an error exactly when the
-//! candidate shows the key, and a constant output otherwise, against a
-//! constant expectation; so the reducer's own signature (a verdict) stands
-//! for the cluster's, and an example showing two causes is reduced to the
-//! one its cluster is about.
+//! reducer's [`FailureCheck`]: a candidate fails (one constant failure)
+//! exactly when it shows the key, so an example showing two causes is
+//! reduced to the one its cluster is about.
 
 use super::engine::{Example, FoundCluster, Party, input_name};
 use super::generate::{assemble, is_acceptable};
 use super::judge::{ClusterKey, Judgement, judge};
 use super::seeds::{Seed, SeedPool};
 use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff};
-use crate::implementation::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
-use crate::reduce::{Oracle, ReduceRequest, reduce};
+use crate::implementation::{CaseRequest, Outcome};
+use crate::reduce::{Failure, FailureCheck, Oracle, ReduceRequest, reduce_with};
+use crate::report::Verdict;
 use crate::suite::{NoTrace, RuleTrace, call_reference};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -96,35 +95,23 @@ impl Sides<'_> {
     }
 }
 
-/// What the reducer runs: an error exactly when a candidate shows the
-/// cluster's key (see the module docs).
+/// What the reducer asks: does a candidate show the cluster's key? (See the
+/// module docs.)
 struct ClusterProbe<'a> {
     sides: Sides<'a>,
     key: &'a ClusterKey,
 }
 
-/// The constant expectation a [`ClusterProbe`] is reduced against.
+/// The constant expectation of a reduction by a [`ClusterProbe`] (its
+/// candidates are judged by the key, not by an expectation).
 fn no_expectation(_input: &Value, _trace: &mut dyn RuleTrace) -> Result<Value, String> {
     Ok(Value::Null)
 }
 
-impl Implementation for ClusterProbe<'_> {
-    fn info(&self) -> ImplementationInfo {
-        ImplementationInfo {
-            name: "conform-explore-probe".to_owned(),
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-            language: "rust".to_owned(),
-            kind: ImplementationKind::Reference,
-            command: None,
-        }
-    }
-
-    fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
-        if self.sides.shows(request.input, self.key) {
-            Outcome::Error("the candidate shows the cluster's divergence".to_owned()).into()
-        } else {
-            Outcome::Output(Value::Null).into()
-        }
+impl FailureCheck for ClusterProbe<'_> {
+    fn failure(&self, input: &Value, _target: Option<&Failure>) -> Result<Option<Failure>, String> {
+        // The cluster's key stands as one failure, whatever the key is.
+        Ok(self.sides.shows(input, self.key).then(|| Failure::verdict(Verdict::Error)))
     }
 }
 
@@ -328,7 +315,7 @@ fn reduce_example(sides: &Sides<'_>, found: &FoundCluster, slug: &str, options: 
             (key.clone(), *before, input.get(key.as_str()).and_then(Value::as_array).map_or(0, Vec::len))
         })
     };
-    match reduce(&request, &probe) {
+    match reduce_with(&request, &probe) {
         Ok(reduction) => {
             tests += reduction.tests;
             let note = reduction

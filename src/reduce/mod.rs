@@ -30,6 +30,7 @@ pub mod signature;
 pub use document::reduced_document;
 pub use fixture::{ReduceFixtureError, ReduceFixtureOptions, ReducedFixture, reduce_fixture};
 pub use shrink::{
-    Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key, reduce,
+    FailureCheck, Oracle, PROTECTED_ITEM_MEMBERS, PROTECTED_MEMBERS, ReduceError, ReduceRequest, Reduction, list_key,
+    reduce, reduce_with,
 };
 pub use signature::Failure;

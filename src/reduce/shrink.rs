@@ -105,9 +105,25 @@ pub enum ReduceError {
     OracleFailed(String),
 }
 
-/// Reduces a failing case. See the module docs.
+/// The question the reducer asks of each candidate: which failure does it
+/// show? `target` is the original's failure once known (`None` while the
+/// original itself is judged).
+pub trait FailureCheck {
+    /// The candidate's failure: `Ok(None)` when it passes, `Err` when it
+    /// cannot be judged (no expectation, not a valid case), which counts as
+    /// "not the same failure" and spends none of the reducer's test budget.
+    fn failure(&self, input: &Value, target: Option<&Failure>) -> Result<Option<Failure>, String>;
+}
+
+/// Reduces a failing case of `subject`. See the module docs.
 pub fn reduce(request: &ReduceRequest<'_>, subject: &dyn Implementation) -> Result<Reduction, ReduceError> {
-    let mut probe = Probe { request, subject, tests: 0, exhausted: false, target: None };
+    reduce_with(request, &ImplementationCheck { request, subject })
+}
+
+/// Reduces a case by what `check` says of each candidate (see
+/// [`FailureCheck`]); the request's oracle gives the reduced expectation.
+pub fn reduce_with(request: &ReduceRequest<'_>, check: &dyn FailureCheck) -> Result<Reduction, ReduceError> {
+    let mut probe = Probe { request, check, tests: 0, exhausted: false, target: None };
     let signature = match probe.signature(request.input) {
         Some(Ok(Some(signature))) if signature.is_failure() => signature,
         Some(Ok(Some(_))) => return Err(ReduceError::OnlyMissingElements),
@@ -135,7 +151,7 @@ pub fn reduce(request: &ReduceRequest<'_>, subject: &dyn Implementation) -> Resu
     }
     shorten_strings(&mut probe, &mut input, list.as_deref());
 
-    let expected = probe.expected_for(&input).map_err(ReduceError::OracleFailed)?;
+    let expected = expected_for(request, &input).map_err(ReduceError::OracleFailed)?;
     let items_after = list.as_deref().map_or(0, |key| list_len(&input, key));
     Ok(Reduction {
         bytes: (json::to_canonical_string(request.input).len(), json::to_canonical_string(&input).len()),
@@ -149,41 +165,64 @@ pub fn reduce(request: &ReduceRequest<'_>, subject: &dyn Implementation) -> Resu
     })
 }
 
+/// The reducer's budget and target around a [`FailureCheck`].
 struct Probe<'r, 'a> {
     request: &'r ReduceRequest<'a>,
-    subject: &'r dyn Implementation,
+    check: &'r dyn FailureCheck,
     tests: usize,
     exhausted: bool,
     target: Option<Failure>,
 }
 
 impl Probe<'_, '_> {
-    fn expected_for(&self, input: &Value) -> Result<Value, String> {
-        match &self.request.oracle {
-            Oracle::Reference(reference) => {
-                call_reference(*reference, input, &mut NoTrace).map_err(|failure| failure.to_string())
-            }
-            Oracle::Stored(stored) => Ok(prune::prune_unreferenced(stored, input)),
-        }
-    }
-
     /// The failure signature on `input`: `None` when the budget is spent,
-    /// `Some(Err)` when there is no expectation for it, `Some(Ok(None))` when
-    /// the implementation passes.
+    /// `Some(Err)` when it cannot be judged, `Some(Ok(None))` when it passes.
     fn signature(&mut self, input: &Value) -> Option<Result<Option<Failure>, String>> {
         let cancelled = self.request.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
         if self.tests >= self.request.max_tests || cancelled {
             self.exhausted = true;
             return None;
         }
-        let expected = match self.expected_for(input) {
-            Ok(expected) => expected,
-            Err(message) => return Some(Err(message)),
-        };
-        if self.target.is_some() && !self.makes_valid_document(input, &expected) {
-            return Some(Err("the candidate is not a valid fixture".to_owned()));
+        let judged = self.check.failure(input, self.target.as_ref());
+        if judged.is_ok() {
+            self.tests += 1;
         }
-        self.tests += 1;
+        Some(judged)
+    }
+
+    /// Whether `input` shows the target failure (`None`: budget spent).
+    fn fails_same(&mut self, input: &Value) -> Option<bool> {
+        match self.signature(input)? {
+            Ok(Some(signature)) => Some(Some(&signature) == self.target.as_ref()),
+            Ok(None) | Err(_) => Some(false),
+        }
+    }
+}
+
+/// The expectation of a candidate, from the request's oracle.
+fn expected_for(request: &ReduceRequest<'_>, input: &Value) -> Result<Value, String> {
+    match &request.oracle {
+        Oracle::Reference(reference) => {
+            call_reference(*reference, input, &mut NoTrace).map_err(|failure| failure.to_string())
+        }
+        Oracle::Stored(stored) => Ok(prune::prune_unreferenced(stored, input)),
+    }
+}
+
+/// A candidate's failure is the implementation's against the oracle's
+/// expectation; once the target is known, a candidate must also still make
+/// a valid fixture document.
+struct ImplementationCheck<'r, 'a> {
+    request: &'r ReduceRequest<'a>,
+    subject: &'r dyn Implementation,
+}
+
+impl FailureCheck for ImplementationCheck<'_, '_> {
+    fn failure(&self, input: &Value, target: Option<&Failure>) -> Result<Option<Failure>, String> {
+        let expected = expected_for(self.request, input)?;
+        if target.is_some() && !self.makes_valid_document(input, &expected) {
+            return Err("the candidate is not a valid fixture".to_owned());
+        }
         let request = CaseRequest {
             suite: self.request.suite.name(),
             fixture: self.request.fixture,
@@ -197,10 +236,12 @@ impl Probe<'_, '_> {
         };
         // Against a stored expectation, the original may differ only by
         // missing elements (the bug drops blocks); count them then.
-        let ignore = if self.target.as_ref().is_some_and(has_missing_elements) { &[] } else { ignore };
-        Some(Ok(Failure::of(&run.outcome, &expected, ignore)))
+        let ignore = if target.is_some_and(has_missing_elements) { &[] } else { ignore };
+        Ok(Failure::of(&run.outcome, &expected, ignore))
     }
+}
 
+impl ImplementationCheck<'_, '_> {
     /// Whether the candidate, put into the fixture document, still makes a
     /// valid fixture (always, when there is no document to check against).
     fn makes_valid_document(&self, input: &Value, expected: &Value) -> bool {
@@ -210,14 +251,6 @@ impl Probe<'_, '_> {
             .with_input(document, input)
             .and_then(|with_input| suite.with_expected(&with_input, expected))
             .is_ok_and(|candidate| is_schema_valid(suite, self.request.fixture_version, &candidate))
-    }
-
-    /// Whether `input` shows the target failure (`None`: budget spent).
-    fn fails_same(&mut self, input: &Value) -> Option<bool> {
-        match self.signature(input)? {
-            Ok(Some(signature)) => Some(Some(&signature) == self.target.as_ref()),
-            Ok(None) | Err(_) => Some(false),
-        }
     }
 }
 
