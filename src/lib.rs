@@ -61,3 +61,4 @@ pub mod suite;
 pub mod suites;
 pub mod upgrade;
 pub mod validate;
+pub mod workers;

@@ -295,7 +295,7 @@ pub fn explore(
         for worker in 0..jobs {
             let spawned = std::thread::Builder::new()
                 .name(format!("conform-explore-{worker}"))
-                .stack_size(crate::run::WORKER_STACK_BYTES)
+                .stack_size(crate::workers::WORKER_STACK_BYTES)
                 .spawn_scoped(scope, work);
             if spawned.is_ok() {
                 started += 1;

@@ -191,7 +191,7 @@ pub fn shrink_all(
         for worker in 0..jobs {
             let spawned = std::thread::Builder::new()
                 .name(format!("conform-shrink-{worker}"))
-                .stack_size(crate::run::WORKER_STACK_BYTES)
+                .stack_size(crate::workers::WORKER_STACK_BYTES)
                 .spawn_scoped(scope, work);
             started += usize::from(spawned.is_ok());
         }

@@ -8,6 +8,7 @@ pub(crate) mod budget;
 pub mod cause;
 pub mod cluster;
 mod escape;
+mod events;
 mod html;
 mod html_json;
 mod json;
@@ -28,6 +29,7 @@ pub use baseline_summary::{BaselineSummary, ChangedCase, EntryOutcome, EntryStat
 pub use budget::{DEFAULT_MARKDOWN_LIMIT, MarkdownBudget};
 pub use cluster::Cluster;
 pub use escape::escape_html;
+pub use events::{RunConsumer, RunEvent};
 pub use html::{write_html, write_html_matrix};
 pub use json::{JsonStream, REPORT_SCHEMA, write_json};
 pub use junit::{JunitOptions, write_junit, write_junit_with};

@@ -9,7 +9,7 @@
 //! failed, 41 s`, and nothing at all for a run shorter than that.
 
 use super::model::Tally;
-use crate::run::{RunConsumer, RunEvent};
+use super::{RunConsumer, RunEvent};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};

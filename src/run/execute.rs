@@ -10,13 +10,13 @@
 //! only a case that did not pass keeps its whole report (differences and
 //! values, within the caps of [`crate::report::limits`]).
 
-use super::events::{RunConsumer, RunEvent};
 use super::judge::{judge, output_or_verdict};
 use crate::baseline::{Baseline, BaselineRun, KnownFixtures};
 use crate::fixture::{FixturePlan, FixtureStatus, Notice, worker_count};
 use crate::implementation::{Implementation, LateOutcome};
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport, Verdict};
+use crate::report::{RunConsumer, RunEvent};
 use crate::suite::Suite;
 use chrono::NaiveDate;
 use std::collections::HashMap;
@@ -25,9 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Stack size of each worker thread. Only touched memory is committed, so
-/// this is cheap, and it keeps 10,000-level documents from overflowing.
-pub const WORKER_STACK_BYTES: usize = 256 * 1024 * 1024;
+use crate::workers::WORKER_STACK_BYTES;
 
 /// How often consumers get a [`RunEvent::Tick`] while nothing finishes.
 const TICK: Duration = Duration::from_millis(100);

@@ -4,12 +4,13 @@
 //! Cases run on worker threads with large stacks (fixtures may nest deeply);
 //! the report keeps discovery order whatever order the cases finish in.
 
-mod events;
 mod execute;
 mod judge;
 mod select;
 
-pub use events::{RunConsumer, RunEvent};
-pub use execute::{BaselineOptions, Keep, RunOptions, WORKER_STACK_BYTES, run};
+// The events a run emits live beside the report model their consumers build.
+pub use crate::report::{RunConsumer, RunEvent};
+pub use crate::workers::WORKER_STACK_BYTES;
+pub use execute::{BaselineOptions, Keep, RunOptions, run};
 pub use judge::judge;
 pub use select::{Selection, fnv1a_64, parse_partition, select, shard_of};

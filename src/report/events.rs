@@ -1,15 +1,15 @@
 //! What a run tells its consumers while it goes: the runner emits
 //! [`RunEvent`]s, and every [`RunConsumer`] (the progress display, the
 //! streaming JSON writer, a library user's own) sees each one, in order, on
-//! the thread that called [`run`](super::run).
+//! the thread that called [`run`](crate::run::run).
 //!
 //! The runner keeps no consumer's state and no consumer drives the run: a
 //! consumer that can fail (a file writer) keeps its first error for its
 //! owner to ask about once the run is over.
 
+use super::{CaseReport, RunReport};
 use crate::fixture::Notice;
 use crate::implementation::ImplementationInfo;
-use crate::report::{CaseReport, RunReport};
 use std::time::Duration;
 
 /// One thing that happened in a run.
@@ -74,7 +74,7 @@ pub enum RunEvent<'a> {
 /// Something that watches a run: it is handed every [`RunEvent`] in turn.
 ///
 /// ```
-/// use conform::run::{RunConsumer, RunEvent};
+/// use conform::report::{RunConsumer, RunEvent};
 ///
 /// /// Counts the cases that did not pass, as they finish.
 /// #[derive(Default)]
