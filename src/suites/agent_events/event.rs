@@ -191,6 +191,17 @@ pub fn text_data(text: &str) -> Map<String, Value> {
     data
 }
 
+/// `delta {text, message_id?}`: the id of the assistant message (Claude
+/// `message.id`, a Codex agent-message item id) the text belongs to, so that
+/// two messages stay two text items downstream (event-fold).
+pub fn delta_data(text: &str, message_id: Option<&str>) -> Map<String, Value> {
+    let mut data = text_data(text);
+    if let Some(id) = message_id {
+        data.insert("message_id".to_owned(), Value::from(id));
+    }
+    data
+}
+
 /// `thinking {text, done?}`.
 pub fn thinking_data(text: &str, done: Option<bool>) -> Map<String, Value> {
     let mut data = text_data(text);

@@ -10,8 +10,8 @@ use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, mess
 use super::sidechains::Sidechains;
 use crate::suite::RuleTrace;
 use crate::suites::agent_events::{
-    BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, done_data,
-    error_data, outcome_since, put, session_ready_data, text_data,
+    BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, delta_data,
+    done_data, error_data, outcome_since, put, session_ready_data, text_data,
 };
 use crate::suites::js::{non_empty_str, or, truthy};
 use serde_json::{Map, Value};
@@ -274,11 +274,15 @@ impl ClaudeNormalizer {
                 }
                 Some(Streamed::Remainder(rest)) => {
                     trace.hit("claude.block.streamed");
-                    let event_type = if block_type == "text" { EventType::Delta } else { EventType::Thinking };
-                    self.emit(event_type, text_data(&rest), subagent_id.as_deref());
+                    let (event_type, data) = if block_type == "text" {
+                        (EventType::Delta, delta_data(&rest, message_id))
+                    } else {
+                        (EventType::Thinking, text_data(&rest))
+                    };
+                    self.emit(event_type, data, subagent_id.as_deref());
                     None
                 }
-                None => self.block(role, &block_type, block, subagent_id.as_deref(), trace),
+                None => self.block(role, &block_type, block, message_id, subagent_id.as_deref(), trace),
             };
             let reason = Cow::Borrowed(reason.unwrap_or(NO_TEXT));
             let outcome = outcome_since(block_first, self.out.next_index(), reason);
@@ -294,6 +298,7 @@ impl ClaudeNormalizer {
         role: Role,
         block_type: &str,
         block: &Value,
+        message_id: Option<&str>,
         subagent_id: Option<&str>,
         trace: &mut dyn RuleTrace,
     ) -> Option<&'static str> {
@@ -312,7 +317,7 @@ impl ClaudeNormalizer {
             (Role::Assistant, "text") => {
                 let text = block.get("text").and_then(Value::as_str)?;
                 trace.hit("claude.block.text-delta");
-                self.emit(EventType::Delta, text_data(text), subagent_id);
+                self.emit(EventType::Delta, delta_data(text, message_id), subagent_id);
             }
             (Role::Assistant, "thinking") => {
                 trace.hit("claude.block.thinking");
@@ -387,7 +392,8 @@ impl ClaudeNormalizer {
             "claude.stream-event.thinking-delta"
         });
         let id = message.get("api_message_id").and_then(Value::as_str).map(str::to_owned);
-        if let Some(id) = id.or_else(|| self.streaming_message.clone()) {
+        let id = id.or_else(|| self.streaming_message.clone());
+        if let Some(id) = id.clone() {
             let index = crate::suites::js::js_uint(event.and_then(|e| e.get("index")));
             let blocks = self.streams.entry(id).or_default();
             let open = blocks
@@ -402,7 +408,11 @@ impl ClaudeNormalizer {
         if subagent_id.is_some() {
             trace.hit("claude.subagent-id");
         }
-        self.emit(event_type, text_data(text), subagent_id.as_deref());
+        let data = match event_type {
+            EventType::Delta => delta_data(text, id.as_deref()),
+            _ => text_data(text),
+        };
+        self.emit(event_type, data, subagent_id.as_deref());
         self.out.settle(kind, first, Cow::Borrowed("no event produced"));
     }
 

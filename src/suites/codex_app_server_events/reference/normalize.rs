@@ -12,7 +12,7 @@ use crate::json::to_compact_string;
 use crate::suite::RuleTrace;
 use crate::suites::agent_events::{
     ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, command_tool_name,
-    decode_object, done_data, error_data, put, session_ready_data, text_data, thinking_data,
+    decode_object, delta_data, done_data, error_data, put, session_ready_data, thinking_data,
 };
 use crate::suites::js::{non_empty_str, or, truthy};
 use serde_json::{Map, Value};
@@ -134,7 +134,8 @@ impl AppServerNormalizer {
                 Some(delta) => {
                     trace.hit("app-server.agent-message.delta");
                     self.mark_streamed(params);
-                    self.emit(EventType::Delta, text_data(delta), &context);
+                    let item_id = params.get("itemId").and_then(Value::as_str);
+                    self.emit(EventType::Delta, delta_data(delta, item_id), &context);
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("a delta without text"),
@@ -309,7 +310,7 @@ impl AppServerNormalizer {
             ItemKind::AgentMessage => match non_empty_str(item.get("text")) {
                 Some(text) => {
                     trace.hit("app-server.agent-message.completed-unstreamed");
-                    self.emit(EventType::Delta, text_data(text), context);
+                    self.emit(EventType::Delta, delta_data(text, id.as_deref()), context);
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("an agent message without text"),

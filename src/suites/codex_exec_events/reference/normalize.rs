@@ -4,8 +4,8 @@
 
 use crate::suite::RuleTrace;
 use crate::suites::agent_events::{
-    ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, decode_object, error_data,
-    session_ready_data, text_data, thinking_data,
+    ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, decode_object, delta_data,
+    error_data, session_ready_data, thinking_data,
 };
 use crate::suites::js::non_empty_str;
 use serde_json::{Map, Value};
@@ -162,7 +162,8 @@ impl ExecNormalizer {
             ItemKind::AgentMessage => match item.get("text").and_then(Value::as_str) {
                 Some(text) => {
                     trace.hit("exec.agent-message.delta");
-                    self.out.push(EventType::Delta, text_data(text));
+                    let item_id = item.get("id").and_then(Value::as_str);
+                    self.out.push(EventType::Delta, delta_data(text, item_id));
                     Cow::Borrowed("")
                 }
                 None => Cow::Borrowed("an agent message without text"),

@@ -13,7 +13,7 @@
 //!   first sight when no spawn announced it) and fold recursively there.
 
 use super::model::{
-    AgentMessage, Block, Message, PermissionBlock, SubagentState, SubagentStatus, ToolBlock, ToolStatus,
+    AgentMessage, Block, Message, PermissionBlock, SubagentState, SubagentStatus, TextBlock, ToolBlock, ToolStatus,
     derived_content,
 };
 use crate::suite::RuleTrace;
@@ -108,7 +108,7 @@ fn apply_to_message(
                 && derived_content(&message.blocks).is_empty()
             {
                 trace.hit("fold.result.fills-empty-content");
-                message.blocks.push(Block::Text(text.to_owned()));
+                message.blocks.push(Block::Text(TextBlock::new(text, None)));
             }
             trace.hit("fold.result.done");
             message.done = true;
@@ -144,12 +144,23 @@ fn apply_to_blocks(
             let Some(text) = data.get("text").and_then(Value::as_str) else {
                 return Applied::No;
             };
-            if let Some(Block::Text(last)) = blocks.last_mut() {
-                trace.hit("fold.delta.append");
-                last.push_str(text);
-            } else {
-                trace.hit("fold.delta.new-text-block");
-                blocks.push(Block::Text(text.to_owned()));
+            let message_id = data.get("message_id");
+            match blocks.last_mut() {
+                Some(Block::Text(last)) if !other_message(last.message_id.as_ref(), message_id) => {
+                    trace.hit("fold.delta.append");
+                    last.text.push_str(text);
+                    if last.message_id.is_none() {
+                        last.message_id = message_id.cloned();
+                    }
+                }
+                Some(Block::Text(_)) => {
+                    trace.hit("fold.delta.new-message");
+                    blocks.push(Block::Text(TextBlock::new(text, message_id)));
+                }
+                _ => {
+                    trace.hit("fold.delta.new-text-block");
+                    blocks.push(Block::Text(TextBlock::new(text, message_id)));
+                }
             }
         }
         "tool_start" => {
@@ -197,6 +208,12 @@ fn apply_to_blocks(
         _ => return Applied::No,
     }
     Applied::Yes
+}
+
+/// Whether a delta of `message_id` belongs to another assistant message than
+/// the text block of `block_id`: both are known and differ.
+fn other_message(block_id: Option<&Value>, message_id: Option<&Value>) -> bool {
+    matches!((block_id, message_id), (Some(block), Some(delta)) if block != delta)
 }
 
 fn new_subagent(id: Value, data: &Map<String, Value>) -> SubagentState {

@@ -84,8 +84,8 @@ pub struct SubagentState {
 /// One block of a message, in the order things happened.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Block {
-    /// Accumulated text.
-    Text(String),
+    /// Accumulated text of one assistant message.
+    Text(TextBlock),
     /// A tool call.
     Tool(Box<ToolBlock>),
     /// A permission prompt.
@@ -94,6 +94,23 @@ pub enum Block {
     Error(String),
     /// A sub-agent with its nested blocks.
     Subagent(SubagentState),
+}
+
+/// Text accumulated from `delta` events of one assistant message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextBlock {
+    /// The text so far.
+    pub text: String,
+    /// The `message_id` of the deltas that wrote it (the first one given):
+    /// a delta of another message starts a new block.
+    pub message_id: Option<Value>,
+}
+
+impl TextBlock {
+    /// A block holding `text`, of message `message_id` when known.
+    pub fn new(text: &str, message_id: Option<&Value>) -> Self {
+        TextBlock { text: text.to_owned(), message_id: message_id.cloned() }
+    }
 }
 
 /// A chat message.
@@ -122,20 +139,17 @@ pub struct AgentMessage {
 }
 
 /// `content` as `syncDerivedFields` rebuilds it: the text blocks joined,
-/// with `\n\n` between text separated by any non-text block unless the text
-/// so far already ends with a newline.
+/// with `\n\n` before every text block but the first (text separated by a
+/// non-text block, or the text of another assistant message) unless the
+/// text so far is empty or already ends with a newline.
 pub fn derived_content(blocks: &[Block]) -> String {
     let mut content = String::new();
-    let mut had_non_text = false;
     for block in blocks {
         if let Block::Text(text) = block {
-            if had_non_text && !content.is_empty() && !content.ends_with('\n') {
+            if !content.is_empty() && !content.ends_with('\n') {
                 content.push_str("\n\n");
             }
-            content.push_str(text);
-            had_non_text = false;
-        } else {
-            had_non_text = true;
+            content.push_str(&text.text);
         }
     }
     content
@@ -194,7 +208,7 @@ fn block_value(block: &Block) -> Value {
     match block {
         Block::Text(text) => {
             object.insert("kind".to_owned(), Value::from("text"));
-            object.insert("text".to_owned(), Value::from(text.clone()));
+            object.insert("text".to_owned(), Value::from(text.text.clone()));
         }
         Block::Tool(tool) => {
             object.insert("kind".to_owned(), Value::from("tool"));

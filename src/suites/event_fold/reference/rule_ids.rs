@@ -8,6 +8,7 @@
 /// Every rule id the `event-fold` reference can report, sorted.
 pub const RULES: &[&str] = &[
     "fold.delta.append",
+    "fold.delta.new-message",
     "fold.delta.new-text-block",
     "fold.done",
     "fold.error.block",
