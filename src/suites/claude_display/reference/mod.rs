@@ -20,6 +20,7 @@ mod notices;
 mod parts;
 mod previews;
 mod projection;
+mod refusals;
 pub mod rule_ids;
 mod sidechains;
 mod skills;

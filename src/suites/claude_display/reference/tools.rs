@@ -6,6 +6,7 @@
 
 use super::model::{Caller, Skill, Subagent, ToolCall, ToolState, Transcript};
 use super::parts::content_text;
+use super::refusals::{self, Verdict};
 use serde_json::Value;
 
 /// Tool names that run a sub-agent (`Task` is the older name of `Agent`).
@@ -160,23 +161,25 @@ fn server_error(content: Option<&Value>) -> Option<String> {
     Some(code.and_then(Value::as_str).unwrap_or(ty).to_owned())
 }
 
-/// What the CLI writes into an error result when the user refused the call
-/// (a permission prompt answered "no", or aborted): the call was denied, not
-/// run and failed. Matched at the start of the result text, or as the whole
-/// `tool_use_result` sidecar string.
-const REJECTION_TEXTS: [&str; 2] =
-    ["The user doesn't want to proceed with this tool use.", "Permission prompt was aborted."];
-const REJECTION_SIDECARS: [&str; 2] = ["User rejected tool use", "Error: Permission prompt was aborted."];
+/// The sidecar strings (`tool_use_result`) of a refused call that say so in
+/// other words than the result text.
+const REJECTION_SIDECARS: [&str; 1] = ["User rejected tool use"];
 
-/// Whether an error result block is the CLI's record of a refused call.
-pub fn is_cli_rejection(block: &Value, sidecar: Option<&Value>) -> bool {
+/// What the CLI's record in an error result says about the call: a refusal
+/// or an interruption (the rows of [`refusals`]), matched at the start of
+/// the result text or of the `tool_use_result` sidecar string. Returns the
+/// row's rule id and verdict.
+pub fn cli_refusal(block: &Value, sidecar: Option<&Value>) -> Option<(&'static str, Verdict)> {
     if block.get("is_error") != Some(&Value::Bool(true)) {
-        return false;
+        return None;
     }
-    let text = content_text(block.get("content"));
-    let text = text.trim_start();
-    REJECTION_TEXTS.iter().any(|prefix| text.starts_with(prefix))
-        || sidecar.and_then(Value::as_str).is_some_and(|sidecar| REJECTION_SIDECARS.contains(&sidecar.trim()))
+    let sidecar = sidecar.and_then(Value::as_str);
+    refusals::classify(&content_text(block.get("content"))).or_else(|| sidecar.and_then(refusals::classify)).or_else(
+        || {
+            let rejected = sidecar.is_some_and(|sidecar| REJECTION_SIDECARS.contains(&sidecar.trim()));
+            rejected.then_some(("claude-display.refusal.rejected", Verdict::Refused))
+        },
+    )
 }
 
 /// Whether the message's `tool_result_meta` (an undeclared field the CLI

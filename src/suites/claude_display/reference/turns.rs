@@ -13,8 +13,9 @@ use super::classification::{Class, Place, classify, inferred_reason};
 use super::kinds::{ASSISTANT_BLOCKS, BlockRule, USER_BLOCKS, block_rule};
 use super::model::{Container, MAX_NESTING, Model, Origin, Outcome, Part, Target, Turn};
 use super::parts::{block_part, block_text, block_type, content_blocks, data_part, source_ids, source_parts};
+use super::refusals::Verdict;
 use super::text_rules::{Rule, command_name, notification_summary, strip_envelopes};
-use super::tools::{ResultFacts, apply_result, is_cli_rejection, open_call, rejected_by_meta, settle_subagent};
+use super::tools::{ResultFacts, apply_result, cli_refusal, open_call, rejected_by_meta, settle_subagent};
 use super::{previews, sidechains, skills};
 use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
@@ -370,7 +371,11 @@ fn tool_return(
             residue.push(data_part(block));
             continue;
         };
-        let by_text = is_cli_rejection(block, sidecar);
+        let refusal = cli_refusal(block, sidecar);
+        if let Some((rule, _)) = refusal {
+            trace.hit(rule);
+        }
+        let by_text = refusal.is_some_and(|(_, verdict)| verdict == Verdict::Refused);
         if by_text {
             trace.hit("claude-display.tool.rejected-by-user");
         }
