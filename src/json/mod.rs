@@ -1,6 +1,7 @@
 //! JSON as the HAPI fixtures define it: JavaScript numbers, strings and key
 //! order, the canonical fixture text, and positions for error messages.
 
+mod canonical;
 mod jsstring;
 mod lines;
 mod order;
@@ -10,6 +11,7 @@ mod scan;
 mod sized;
 mod write;
 
+pub use canonical::{canonical, canonicalize, is_canonical};
 pub use jsstring::{JsChar, MARK, from_utf16, js_chars, to_utf16, utf16_len};
 pub use lines::{JsonLine, parse_json_lines};
 pub use order::{KeyOrder, array_index, cmp_canonical_keys, cmp_utf16, ordered_keys};

@@ -160,7 +160,15 @@ pub fn format_js_number(value: f64) -> String {
 /// Writes a string literal with `JSON.stringify`'s escaping.
 pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    for c in js_chars(s) {
+    // Most strings need no escape and hold no mark (whose UTF-8 starts with
+    // 0xF4): copied whole.
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0xF4) {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    let mut chars = js_chars(s).peekable();
+    while let Some(c) = chars.next() {
         match c {
             JsChar::Scalar(c) => match c {
                 '"' => out.push_str("\\\""),
@@ -175,6 +183,15 @@ pub fn write_string(out: &mut String, s: &str) {
                 }
                 c => out.push(c),
             },
+            // A lone high surrogate stored before a lone low one is the
+            // pair JavaScript holds: written as its character.
+            JsChar::LoneSurrogate(high @ 0xD800..0xDC00)
+                if let Some(&JsChar::LoneSurrogate(low @ 0xDC00..0xE000)) = chars.peek() =>
+            {
+                chars.next();
+                let scalar = 0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                out.push(char::from_u32(scalar).unwrap_or(char::REPLACEMENT_CHARACTER));
+            }
             JsChar::LoneSurrogate(unit) => {
                 let _ = write!(out, "\\u{unit:04x}");
             }

@@ -24,14 +24,18 @@ pub enum ReferenceFailure {
     Panicked(String),
 }
 
-/// Calls `reference` on `input`, containing a panic: whatever a reference
-/// does with one input, the command that called it goes on.
+/// Calls `reference` on the canonical value of `input` (see
+/// [`crate::json::canonical`]: what a JavaScript hub computes on, and what
+/// the subprocess protocol sends an implementation), containing a panic:
+/// whatever a reference does with one input, the command that called it
+/// goes on.
 pub fn call_reference(
     reference: ReferenceFn,
     input: &Value,
     trace: &mut dyn RuleTrace,
 ) -> Result<Value, ReferenceFailure> {
-    match catch_unwind(AssertUnwindSafe(|| reference(input, trace))) {
+    let input = crate::json::canonical(input);
+    match catch_unwind(AssertUnwindSafe(|| reference(&input, trace))) {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(message)) => Err(ReferenceFailure::Rejected(message)),
         Err(payload) => Err(ReferenceFailure::Panicked(panic_message(&*payload))),
@@ -69,5 +73,16 @@ mod tests {
         assert_eq!(rejected, Err(ReferenceFailure::Rejected("cannot decode".to_owned())));
         let panicked = call_reference(echo, &Value::from("panic"), &mut NoTrace).unwrap_err();
         assert_eq!(panicked.to_string(), "the reference panicked: boom");
+    }
+
+    #[test]
+    fn the_reference_computes_on_the_canonical_input() {
+        // What the protocol sends for this input is `{"a":[0,9007199254740992],"b":1}`:
+        // the reference sees that value, members in that order.
+        let written = crate::json::parse_value(r#"{"b":1,"a":[-0.0,9007199254740993]}"#).unwrap();
+        let seen = call_reference(echo, &written, &mut NoTrace).unwrap();
+        let text = crate::json::write_value(&seen, crate::json::Style::STRINGIFY_COMPACT);
+        assert_eq!(text, r#"{"a":[0,9007199254740992],"b":1}"#);
+        assert_eq!(seen["a"][0], Value::from(0u64), "-0 is 0");
     }
 }

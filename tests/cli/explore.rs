@@ -171,6 +171,11 @@ fn every_planted_mutant_is_found_in_a_cluster_of_its_own_with_a_small_fixture() 
         // mutant fails.
         let written = PathBuf::from(cluster["pending"].as_str().unwrap());
         assert!(written.to_str().unwrap().ends_with(".json.new"), "{written:?}");
+        // Its input is the canonical input both sides computed on.
+        let text = std::fs::read_to_string(&written).unwrap();
+        let document = conform::json::parse_value(&text).unwrap();
+        assert!(conform::json::is_canonical(&document["input"]), "{name}: {text}");
+        assert_eq!(text, conform::json::to_canonical_string(&document), "{name}");
         let tree = dir.path().join("tree").join(suite);
         std::fs::create_dir_all(&tree).unwrap();
         let accepted = tree.join(written.file_name().unwrap().to_str().unwrap().trim_end_matches(".new"));

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod canonical_inputs;
 mod cli_conventions;
 mod cli_core;
 mod coverage_report;
@@ -29,6 +30,7 @@ mod upgrade;
 fn main() {
     #[allow(unused_mut)]
     let mut modules: Vec<fn() -> Vec<libtest_mimic::Trial>> = vec![
+        canonical_inputs::trials,
         cli_conventions::trials,
         cli_core::trials,
         coverage_report::trials,

@@ -63,7 +63,7 @@ impl OneShotImplementation {
         let stderr = StderrTail::start(stderr, self.options.stderr_tail).map_err(threads_failed)?;
         let mut output = StdoutCollector::start(stdout, self.options.max_output).map_err(threads_failed)?;
         let mut input = String::new();
-        super::wire::write(request.input, &mut input);
+        super::wire::write_input(request.input, &mut input);
         input.push('\n');
         // A child that exits without reading its stdin is not an error.
         let _ = writer.send(input.into_bytes());

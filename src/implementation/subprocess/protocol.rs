@@ -222,7 +222,7 @@ pub fn encode_run(id: u64, request: &CaseRequest<'_>) -> String {
     line.push_str(r#","fixtureVersion":"#);
     line.push_str(&request.fixture_version.to_string());
     line.push_str(r#","input":"#);
-    wire::write(request.input, &mut line);
+    wire::write_input(request.input, &mut line);
     line.push_str("}\n");
     line
 }

@@ -1,15 +1,19 @@
-//! JSON on the wire, fast: the values that cross the protocol are written and
-//! read with serde_json's own (much faster) writer and parser whenever that
-//! gives exactly what the crate's JavaScript-exact [`crate::json`] module
-//! would, and with that module otherwise.
+//! JSON on the wire.
 //!
-//! The only values where the two differ are strings holding lone surrogates
-//! (or a literal U+10FFFD, the character [`crate::json::MARK`] the JSON
-//! module uses to store them) and documents nested deeper than serde_json's
-//! recursion limit; those take the careful path. Key order and number
-//! spelling may differ from `JSON.stringify` on the fast path, which does
-//! not matter on the wire: the receiver parses the value and outputs are
-//! compared canonically.
+//! A case's input goes out as its exact canonical text ([`write_input`]):
+//! members in canonical key order and numbers as JavaScript writes them,
+//! the text a JavaScript hub would send for the input the reference computes
+//! on (see [`crate::json::canonical`]). A port that reads integers strictly
+//! or keeps members in arrival order sees what the reference saw.
+//!
+//! Results (the adapter's replies) are written and every reply is read with
+//! serde_json's own (much faster) writer and parser whenever that gives
+//! exactly what the crate's JavaScript-exact [`crate::json`] module would,
+//! and with that module otherwise: the only values where the two differ are
+//! strings holding lone surrogates (or a literal U+10FFFD, the character
+//! [`crate::json::MARK`] the JSON module uses to store them) and documents
+//! nested deeper than serde_json's recursion limit. Key order and number
+//! spelling of a result do not matter: outputs are compared canonically.
 
 use crate::json::{self, JsonError, Style};
 use serde::Serialize;
@@ -22,7 +26,13 @@ fn contains_mark(bytes: &[u8]) -> bool {
     bytes.windows(4).any(|window| window == MARK_BYTES)
 }
 
-/// Appends `value` as compact JSON to `out`.
+/// Appends the canonical text of a case's input to `out`: one line, the
+/// text of [`crate::json::canonical`]`(input)`.
+pub fn write_input(input: &Value, out: &mut String) {
+    out.push_str(&json::write_value(input, Style::CANONICAL_COMPACT));
+}
+
+/// Appends `value` as compact JSON to `out` (a result: any spelling).
 pub fn write(value: &Value, out: &mut String) {
     let mut bytes = Vec::with_capacity(256);
     let mut serializer = serde_json::Serializer::new(&mut bytes);
