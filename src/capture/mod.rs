@@ -64,6 +64,9 @@ pub fn format_names() -> Vec<&'static str> {
 /// Why a capture could not be turned into fixtures.
 #[derive(Debug, Error)]
 pub enum CaptureError {
+    /// The system refused every worker thread.
+    #[error("no worker thread could be started for the capture")]
+    NoWorkers,
     /// `--from` names no known format.
     #[error("unknown capture format `{name}` (known: {known})")]
     UnknownFormat {

@@ -33,6 +33,7 @@ use crate::redact::{Linter, RedactOptions, RedactionSummary, Redactor};
 use crate::review::{WriteMode, Written, stage_fixture, write_fixture};
 use crate::suite::{PortabilityNotes, ReferenceFn, Suite};
 use crate::validate::schema_errors;
+use crate::workers::{jobs_or_cores, spawn_workers};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::io::Read;
@@ -298,18 +299,20 @@ fn stream(
     linter: &Linter,
     deliver: &mut dyn FnMut(Delivery) -> Result<(), CaptureError>,
 ) -> Result<(), CaptureError> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+    let workers = jobs_or_cores(0).clamp(1, 8);
     let stop = AtomicBool::new(false);
     let (out_tx, out_rx) = std::sync::mpsc::channel::<(usize, Out)>();
     let (job_tx, job_rx) = std::sync::mpsc::sync_channel::<(usize, Job)>(workers * 2);
     let job_rx = Arc::new(Mutex::new(job_rx));
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let (jobs, out, stop) = (Arc::clone(&job_rx), out_tx.clone(), &stop);
-            // A linter of its own: the regex caches of a shared one would be
-            // handed between threads under a lock.
-            let linter = linter.clone();
-            scope.spawn(move || work(context, &linter, &jobs, &out, stop));
+        let (jobs, out, stop_ref) = (Arc::clone(&job_rx), out_tx.clone(), &stop);
+        // Each worker clones the linter: the regex caches of a shared one
+        // would be handed between threads under a lock.
+        let linter = linter.clone();
+        let started =
+            spawn_workers(scope, "conform-capture", workers, move |_| work(context, &linter, &jobs, &out, stop_ref));
+        if started == 0 {
+            return Err(CaptureError::NoWorkers);
         }
         drop(job_rx);
         let out = out_tx.clone();

@@ -149,10 +149,7 @@ impl ExploreArgs {
                 (_, Some(time)) => Budget::Time(time),
                 (count, None) => Budget::Count(count.unwrap_or(DEFAULT_COUNT)),
             },
-            jobs: match self.jobs {
-                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                n => n,
-            },
+            jobs: conform::workers::jobs_or_cores(self.jobs),
             any_json: self.any_json,
             max_clusters: self.max_clusters,
             max_tests: self.max_tests,

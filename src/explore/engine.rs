@@ -9,6 +9,7 @@ use super::judge::{ClusterKey, Judgement, judge};
 use super::seeds::SeedPool;
 use crate::implementation::{CaseRequest, Implementation, Outcome, ReferenceImplementation};
 use crate::suite::ReferenceFailure;
+use crate::workers::{jobs_or_cores, spawn_workers};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -230,10 +231,7 @@ pub fn explore(
     options: &ExploreOptions<'_>,
 ) -> Exploration {
     let clock = Instant::now();
-    let jobs = match options.jobs {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let jobs = jobs_or_cores(options.jobs);
     let next = AtomicU64::new(0);
     let stop = Mutex::new(None::<Stop>);
     let halted = AtomicBool::new(false);
@@ -291,17 +289,7 @@ pub fn explore(
         return Exploration { tallies: Vec::new(), clusters: Vec::new(), stopped: None, duration: clock.elapsed() };
     }
     std::thread::scope(|scope| {
-        let mut started = 0;
-        for worker in 0..jobs {
-            let spawned = std::thread::Builder::new()
-                .name(format!("conform-explore-{worker}"))
-                .stack_size(crate::workers::WORKER_STACK_BYTES)
-                .spawn_scoped(scope, work);
-            if spawned.is_ok() {
-                started += 1;
-            }
-        }
-        if started == 0 {
+        if spawn_workers(scope, "conform-explore", jobs, |_| work()) == 0 {
             work();
         }
     });

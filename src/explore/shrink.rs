@@ -19,6 +19,7 @@ use crate::implementation::{CaseRequest, Outcome};
 use crate::reduce::{Failure, FailureCheck, Oracle, ReduceRequest, reduce_with};
 use crate::report::Verdict;
 use crate::suite::{NoTrace, RuleTrace, call_reference};
+use crate::workers::{spawn_workers, worker_count};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -171,11 +172,7 @@ pub fn shrink_all(
     against: Party<'_>,
     options: &ShrinkOptions<'_>,
 ) -> Vec<ShrunkCluster> {
-    let jobs = match options.jobs {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-    .min(clusters.len().max(1));
+    let jobs = worker_count(options.jobs, clusters.len());
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<ShrunkCluster>>> = Mutex::new(vec![None; clusters.len()]);
     let work = || {
@@ -187,15 +184,7 @@ pub fn shrink_all(
         }
     };
     std::thread::scope(|scope| {
-        let mut started = 0;
-        for worker in 0..jobs {
-            let spawned = std::thread::Builder::new()
-                .name(format!("conform-shrink-{worker}"))
-                .stack_size(crate::workers::WORKER_STACK_BYTES)
-                .spawn_scoped(scope, work);
-            started += usize::from(spawned.is_ok());
-        }
-        if started == 0 {
+        if spawn_workers(scope, "conform-shrink", jobs, |_| work()) == 0 {
             work();
         }
     });

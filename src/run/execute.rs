@@ -12,7 +12,7 @@
 
 use super::judge::{judge, output_or_verdict};
 use crate::baseline::{Baseline, BaselineRun, KnownFixtures};
-use crate::fixture::{FixturePlan, FixtureStatus, Notice, worker_count};
+use crate::fixture::{FixturePlan, FixtureStatus, Notice};
 use crate::implementation::{Implementation, LateOutcome};
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport, Verdict};
@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::workers::WORKER_STACK_BYTES;
+use crate::workers::{spawn_workers, worker_count};
 
 /// How often consumers get a [`RunEvent::Tick`] while nothing finishes.
 const TICK: Duration = Duration::from_millis(100);
@@ -324,31 +324,22 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<Message>();
     std::thread::scope(|scope| {
-        let mut started = 0;
-        for worker in 0..jobs {
-            let sender = sender.clone();
-            let (next, judge_one, order) = (&next, &judge_one, &order);
-            let spawned = std::thread::Builder::new()
-                .name(format!("conform-worker-{worker}"))
-                .stack_size(WORKER_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    while !cancelled() {
-                        let Some(&task) = order.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
-                        let slot = match task {
-                            Task::Case(slot) => slot,
-                            Task::PrepareSchema(suite, version) => {
-                                crate::validate::prepare_schema(suite, version);
-                                continue;
-                            }
-                        };
-                        let _ = sender.send(Message::Started(slot));
-                        let (case, notices) = judge_one(slot);
-                        let _ = sender.send(Message::Judged(slot, case, notices));
+        let (next, judge_one, order, cancelled) = (&next, &judge_one, &order, &cancelled);
+        let started = spawn_workers(scope, "conform-worker", jobs, move |_| {
+            while !cancelled() {
+                let Some(&task) = order.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
+                let slot = match task {
+                    Task::Case(slot) => slot,
+                    Task::PrepareSchema(suite, version) => {
+                        crate::validate::prepare_schema(suite, version);
+                        continue;
                     }
-                });
-            started += usize::from(spawned.is_ok());
-        }
-        drop(sender);
+                };
+                let _ = sender.send(Message::Started(slot));
+                let (case, notices) = judge_one(slot);
+                let _ = sender.send(Message::Judged(slot, case, notices));
+            }
+        });
         if started == 0 {
             // No thread could be started: run everything here instead.
             // Alone, a worker gains nothing by preparing schemas early.
