@@ -25,7 +25,6 @@ pub use text::{header_line, write_text};
 use crate::compare::compare;
 use crate::fixture::Corpus;
 use crate::implementation::CaseRequest;
-use crate::implementation::subprocess::protocol::excerpt;
 use crate::report::visible_controls;
 use crate::suite::Suite;
 use serde_json::Value;
@@ -33,6 +32,9 @@ use std::collections::HashMap;
 
 /// Stderr lines quoted under a problem.
 const QUOTED_STDERR_LINES: usize = 8;
+/// Longest stderr line quoted whole (a path in an error message is easily
+/// 150 characters; a run's reports show stderr lines whole too).
+const QUOTED_STDERR_CHARS: usize = 1000;
 
 /// How serious a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -188,8 +190,17 @@ fn quote_stderr(stderr: Option<&str>) -> Vec<String> {
     let start = lines.len().saturating_sub(QUOTED_STDERR_LINES);
     let mut quoted = vec![format!("stderr (last {} lines):", lines.len() - start)];
     // Shown, not obeyed: an escape sequence in stderr is evidence.
-    quoted.extend(lines[start..].iter().map(|line| format!("  | {}", excerpt(&visible_controls(line)))));
     quoted
+        .extend(lines[start..].iter().map(|line| format!("  | {}", visible_controls(&cut(line, QUOTED_STDERR_CHARS)))));
+    quoted
+}
+
+/// `line` up to `max` characters, then an ellipsis.
+fn cut(line: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match line.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &line[..end]).into(),
+        None => line.into(),
+    }
 }
 
 fn with(mut details: Vec<String>, more: Vec<String>) -> Vec<String> {

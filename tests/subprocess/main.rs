@@ -6,6 +6,7 @@
 mod common;
 
 mod jvm_kit;
+mod stderr_attribution;
 mod subprocess_check;
 mod subprocess_faults;
 mod subprocess_reference;
@@ -13,6 +14,7 @@ mod subprocess_reference;
 fn main() {
     common::harness::run(&[
         jvm_kit::trials,
+        stderr_attribution::trials,
         subprocess_check::trials,
         subprocess_faults::trials,
         subprocess_reference::trials,

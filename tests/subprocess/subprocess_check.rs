@@ -219,6 +219,21 @@ fn check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal()
     assert!(stdout.contains("| ␛[31mdecoder: fatal␛[0m 50%␍done"), "{stdout}");
 }
 
+fn check_adapter_quotes_a_long_stderr_line_whole() {
+    if cfg!(not(unix)) {
+        return common::skip("sh (a Unix shell) is needed for this adapter");
+    }
+    // What python3 says of a script path that does not exist, with a path as long as a CI checkout's.
+    let path = format!("/home/runner/work/{}/conform_adapter.py", "checkout/".repeat(12));
+    let line = format!("python3: can't open file '{path}': [Errno 2] No such file or directory");
+    let command = format!("sh -c {}", shlex::try_quote(&format!("echo \"{line}\" >&2; exit 2")).unwrap());
+    let scenario = Scenario::new();
+    let (exit, stdout) = check(&scenario, &command, &[]);
+    assert_eq!(exit, Some(1), "{stdout}");
+    assert!(stdout.contains("PROBLEM  the implementation ended (exit status 2) before sending its hello"), "{stdout}");
+    assert!(stdout.contains(&format!("  | {line}\n")), "the line whole:\n{stdout}");
+}
+
 crate::trials![
     check_adapter_explains_each_fault,
     check_adapter_explains_one_shot_faults,
@@ -228,5 +243,6 @@ crate::trials![
     check_adapter_makes_an_unknown_suite_name_a_problem_naming_the_nearest_one,
     check_adapter_counts_the_smoke_cases_it_sends,
     check_adapter_into_a_closed_pipe_ends_quietly,
-    check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal
+    check_adapter_shows_stderr_controls_instead_of_sending_them_to_the_terminal,
+    check_adapter_quotes_a_long_stderr_line_whole
 ];

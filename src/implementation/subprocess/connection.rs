@@ -7,7 +7,7 @@ use super::command::CommandLine;
 use super::duplex::Duplex;
 use super::error::StartError;
 use super::options::{SubprocessOptions, describe_size};
-use super::pipes::{Next, SendError, StderrTail};
+use super::pipes::{Next, SendError, StderrExcerpt, StderrTail};
 use std::process::ExitStatus;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -61,19 +61,28 @@ impl Connection {
         self.duplex.next(deadline, &|| options.cancelled(), &mut || process.try_status().is_some())
     }
 
-    /// A mark in the stderr stream.
+    /// A mark in the stderr stream, after reading what the pipe holds: it
+    /// counts everything the process wrote before the harness saw its last
+    /// stdout line (see [`StderrTail::sync`]).
     pub fn stderr_mark(&self) -> u64 {
+        self.stderr.sync();
         self.stderr.total()
     }
 
-    /// Stderr written since `mark` (bounded).
+    /// Stderr written from mark `start` to mark `end` (bounded).
+    pub fn stderr_between(&self, start: u64, end: u64) -> Option<StderrExcerpt> {
+        self.stderr.between(start, end)
+    }
+
+    /// Stderr written since `mark` (bounded), up to what the pipe holds now.
     pub fn stderr_since(&self, mark: u64) -> Option<String> {
+        self.stderr.sync();
         self.stderr.since(mark)
     }
 
-    /// Bytes of stderr written so far.
+    /// Bytes of stderr written so far (what the pipe holds included).
     pub fn stderr_total(&self) -> u64 {
-        self.stderr.total()
+        self.stderr_mark()
     }
 
     /// `(accepted, length)` of a message the child has not finished reading.

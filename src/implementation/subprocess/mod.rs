@@ -18,7 +18,7 @@
 //! of persistent mode), `connection` (one process with its pipes), [`protocol`] (messages and codec),
 //! `conversation` (the protocol-event loop the session driver and `conform check-adapter` share), `session`
 //! (handshake and one case at a time), [`wire`] (fast JSON for the pipes), `pool` (workers and the restart
-//! budget) and [`options`] (limits). `conform check-adapter` lives in [`crate::check_adapter`].
+//! budget), `stray` (stderr written while no case was in flight) and [`options`] (limits). `conform check-adapter` lives in [`crate::check_adapter`].
 
 pub mod child;
 mod collector;
@@ -35,6 +35,7 @@ mod pool;
 pub mod protocol;
 pub mod schemas;
 mod session;
+mod stray;
 pub mod wire;
 
 pub use child::kill_all_children;

@@ -275,7 +275,17 @@ impl LineSplitter {
 }
 
 /// The bounded tail of a child's stderr, with a running byte count so that
-/// each case can take what was written while it ran.
+/// each case can take exactly what was written while it was in flight.
+///
+/// A collector thread keeps the pipe drained, so a child that floods stderr
+/// never blocks. Stdout and stderr are two pipes with no order between them,
+/// so when a case's result line arrives, what the child wrote on stderr just
+/// before it may still sit in the pipe: [`StderrTail::sync`] lets the thread
+/// running the case read the pipe to its current end itself. The collector
+/// and `sync` read under the same lock, so bytes are counted in the order
+/// they were written and none is between the pipe and the tail when a mark
+/// is taken. (Elsewhere than on Unix the collector reads alone and `sync`
+/// does nothing.)
 #[derive(Debug)]
 pub struct StderrTail {
     state: Mutex<TailState>,
@@ -283,22 +293,111 @@ pub struct StderrTail {
     keep: usize,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct TailState {
     tail: VecDeque<u8>,
     total: u64,
     closed: bool,
+    /// The pipe, read by the collector and by `sync` (Unix); closed only
+    /// when the tail is dropped, so its descriptor stays the pipe's for as
+    /// long as the collector polls it.
+    #[cfg(unix)]
+    pipe: ChildStderr,
+    #[cfg(unix)]
+    chunk: Vec<u8>,
+}
+
+/// Chunks [`StderrTail::sync`] reads at most: what was written before a
+/// result line is in the pipe already (a pipe holds 64 KiB by default, 1 MiB
+/// at most without privileges), and a child still writing cannot keep the
+/// harness reading.
+#[cfg(unix)]
+const SYNC_CHUNKS: usize = 64;
+
+/// Adds `fresh` bytes to a tail that keeps the last `keep`.
+fn append(tail: &mut VecDeque<u8>, total: &mut u64, keep: usize, fresh: &[u8]) {
+    *total += fresh.len() as u64;
+    tail.extend(&fresh[fresh.len().saturating_sub(keep)..]);
+    let excess = tail.len().saturating_sub(keep);
+    tail.drain(..excess);
+}
+
+/// What a stretch of stderr held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StderrExcerpt {
+    /// The kept bytes, as text.
+    pub text: String,
+    /// Bytes of the stretch before `text` that the tail no longer held.
+    pub dropped: u64,
+}
+
+impl StderrExcerpt {
+    /// The text, after a note on what was dropped, if anything was.
+    pub fn shown(self) -> String {
+        if self.dropped > 0 {
+            format!(
+                "[… {} of stderr before this not kept …]\n{}",
+                super::options::describe_size(self.dropped),
+                self.text
+            )
+        } else {
+            self.text
+        }
+    }
 }
 
 impl StderrTail {
     /// Starts the collector thread, keeping the last `keep` bytes.
+    #[cfg(unix)]
     pub fn start(stderr: ChildStderr, keep: usize) -> std::io::Result<Arc<Self>> {
-        let tail = Arc::new(StderrTail { state: Mutex::default(), closed: Condvar::new(), keep: keep.max(1) });
+        use std::os::fd::AsRawFd;
+        super::duplex::set_nonblocking(&stderr)?;
+        let fd = stderr.as_raw_fd();
+        let state =
+            TailState { tail: VecDeque::new(), total: 0, closed: false, pipe: stderr, chunk: vec![0u8; READ_CHUNK] };
+        let tail = Arc::new(StderrTail { state: Mutex::new(state), closed: Condvar::new(), keep: keep.max(1) });
+        let shared = Arc::clone(&tail);
+        std::thread::Builder::new().name("conform-stderr".to_owned()).spawn(move || shared.collect(fd))?;
+        Ok(tail)
+    }
+
+    /// Starts the collector thread, keeping the last `keep` bytes.
+    #[cfg(not(unix))]
+    pub fn start(stderr: ChildStderr, keep: usize) -> std::io::Result<Arc<Self>> {
+        let state = TailState { tail: VecDeque::new(), total: 0, closed: false };
+        let tail = Arc::new(StderrTail { state: Mutex::new(state), closed: Condvar::new(), keep: keep.max(1) });
         let shared = Arc::clone(&tail);
         std::thread::Builder::new().name("conform-stderr".to_owned()).spawn(move || shared.collect(stderr))?;
         Ok(tail)
     }
 
+    /// Waits for the pipe to be readable, then reads it under the lock,
+    /// until the end of file.
+    #[cfg(unix)]
+    fn collect(&self, fd: std::os::fd::RawFd) {
+        loop {
+            let mut ready = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+            // SAFETY: one valid pollfd for the call's duration; the
+            // descriptor stays open while this thread holds the tail.
+            if unsafe { libc::poll(&mut ready, 1, -1) } < 0 {
+                if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                break;
+            }
+            let mut state = self.lock();
+            self.read_available(&mut state, usize::MAX);
+            if state.closed {
+                drop(state);
+                self.closed.notify_all();
+                return;
+            }
+        }
+        self.lock().closed = true;
+        self.closed.notify_all();
+    }
+
+    #[cfg(not(unix))]
     fn collect(&self, mut stderr: ChildStderr) {
         let mut chunk = vec![0u8; READ_CHUNK];
         loop {
@@ -308,20 +407,50 @@ impl StderrTail {
                 Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             };
-            let mut state = self.lock();
-            state.total += read as u64;
-            let fresh = &chunk[..read];
-            let fresh = &fresh[fresh.len().saturating_sub(self.keep)..];
-            state.tail.extend(fresh);
-            let excess = state.tail.len().saturating_sub(self.keep);
-            state.tail.drain(..excess);
+            let state = &mut *self.lock();
+            append(&mut state.tail, &mut state.total, self.keep, &chunk[..read]);
         }
         self.lock().closed = true;
         self.closed.notify_all();
     }
 
+    /// Reads what the pipe holds now, at most `chunks` chunks; marks the
+    /// end of file.
+    #[cfg(unix)]
+    fn read_available(&self, state: &mut TailState, chunks: usize) {
+        for _ in 0..chunks {
+            if state.closed {
+                return;
+            }
+            let TailState { pipe, chunk, tail, total, .. } = &mut *state;
+            match pipe.read(chunk) {
+                Ok(0) => state.closed = true,
+                Ok(n) => append(tail, total, self.keep, &chunk[..n]),
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(_) => state.closed = true,
+            }
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, TailState> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Reads what the child has written so far and is still in the pipe,
+    /// so that a mark taken next counts it: everything the child wrote
+    /// before the harness saw its last stdout line.
+    pub fn sync(&self) {
+        #[cfg(unix)]
+        {
+            let mut state = self.lock();
+            let was_closed = state.closed;
+            self.read_available(&mut state, SYNC_CHUNKS);
+            if state.closed && !was_closed {
+                drop(state);
+                self.closed.notify_all();
+            }
+        }
     }
 
     /// Bytes written so far (a mark for [`StderrTail::since`]).
@@ -346,24 +475,32 @@ impl StderrTail {
         }
     }
 
-    /// What was written since `mark`, at most the kept tail; `None` when
-    /// nothing was. A note says how much was dropped.
-    pub fn since(&self, mark: u64) -> Option<String> {
+    /// What was written from mark `start` to mark `end`, at most what the
+    /// tail still holds of it; `None` when nothing was.
+    pub fn between(&self, start: u64, end: u64) -> Option<StderrExcerpt> {
         let state = self.lock();
-        let written = state.total.saturating_sub(mark);
+        let end = end.min(state.total);
+        let written = end.saturating_sub(start);
         if written == 0 {
             return None;
         }
-        let available = state.tail.len().min(usize::try_from(written).unwrap_or(usize::MAX));
-        let start = state.tail.len() - available;
-        let bytes: Vec<u8> = state.tail.range(start..).copied().collect();
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let dropped = written - available as u64;
-        if dropped > 0 {
-            Some(format!("[… {} of stderr before this not kept …]\n{text}", super::options::describe_size(dropped)))
+        // The tail holds bytes `total - tail.len()` to `total`.
+        let held_from = state.total - state.tail.len() as u64;
+        let from = start.max(held_from);
+        let bytes: Vec<u8> = if from >= end {
+            Vec::new()
         } else {
-            Some(text)
-        }
+            let offset = |mark: u64| usize::try_from(mark - held_from).unwrap_or(usize::MAX);
+            state.tail.range(offset(from)..offset(end)).copied().collect()
+        };
+        let dropped = written - bytes.len() as u64;
+        Some(StderrExcerpt { text: String::from_utf8_lossy(&bytes).into_owned(), dropped })
+    }
+
+    /// What was written since `mark`, at most the kept tail; `None` when
+    /// nothing was. A note says how much was dropped.
+    pub fn since(&self, mark: u64) -> Option<String> {
+        self.between(mark, u64::MAX).map(StderrExcerpt::shown)
     }
 }
 

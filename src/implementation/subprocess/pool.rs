@@ -13,6 +13,7 @@ use super::error::StartError;
 use super::options::SubprocessOptions;
 use super::protocol::HelloReply;
 use super::session::{Health, Session, StartFailure, interrupted};
+use super::stray::StrayStderr;
 use crate::implementation::{CaseRun, LateOutcome, Outcome};
 use std::sync::Mutex;
 
@@ -24,6 +25,8 @@ pub struct Pool {
     state: Mutex<PoolState>,
     late: Mutex<Vec<LateOutcome>>,
     notes: Mutex<Vec<String>>,
+    /// Stderr of every process written outside any case.
+    stray: Mutex<StrayStderr>,
 }
 
 #[derive(Debug, Default)]
@@ -58,7 +61,14 @@ impl Pool {
                 });
             }
         }
-        Ok(Pool { command, options, state: Mutex::new(state), late: Mutex::default(), notes: Mutex::default() })
+        Ok(Pool {
+            command,
+            options,
+            state: Mutex::new(state),
+            late: Mutex::default(),
+            notes: Mutex::default(),
+            stray: Mutex::default(),
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, PoolState> {
@@ -131,7 +141,11 @@ impl Pool {
     }
 
     /// Returns a process after a case.
-    pub fn checkin(&self, session: Session, health: Health) {
+    pub fn checkin(&self, mut session: Session, health: Health) {
+        if health == Health::Dead {
+            let stray = session.take_stray();
+            self.stray.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).merge(stray);
+        }
         let mut state = self.lock();
         match health {
             Health::Alive => state.idle.push(session),
@@ -165,21 +179,25 @@ impl Pool {
     }
 
     /// Notes on irregular behavior outside any case (failed restarts, bad
-    /// exits after bye).
+    /// exits after bye, stderr written while no case was in flight).
     pub fn notes(&self) -> Vec<String> {
-        self.notes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+        let mut notes = self.notes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        notes.extend(self.stray.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).warning());
+        notes
     }
 
     /// Says bye to every idle process and waits for them to exit.
     pub fn shutdown(&self) {
         let sessions = std::mem::take(&mut self.lock().idle);
         let mut late = Vec::new();
+        let mut stray = StrayStderr::default();
         for session in sessions {
-            for note in session.bye(&mut late) {
+            for note in session.bye(&mut late, &mut stray) {
                 self.note(note);
             }
         }
         self.add_late(late);
+        self.stray.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).merge(stray);
     }
 }
 

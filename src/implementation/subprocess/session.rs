@@ -13,8 +13,9 @@ use super::command::CommandLine;
 use super::conversation::{Conversation, End, Heard, Message, SendFault, Whose};
 use super::error::StartError;
 use super::options::{BYE_GRACE, SubprocessOptions, describe_duration, describe_size};
-use super::pipes::last_line;
+use super::pipes::{StderrExcerpt, last_line};
 use super::protocol::{HelloReply, PROTOCOL_VERSION, ReplyBody};
+use super::stray::StrayStderr;
 use crate::implementation::{CaseRequest, CaseRun, LateOutcome, Outcome};
 use std::ops::ControlFlow::{Break, Continue};
 use std::time::Instant;
@@ -46,12 +47,22 @@ pub enum StartFailure {
 const KILLED: &str = "it was still running; conform killed it";
 
 /// A handshaken implementation process.
+///
+/// Its stderr is cut at the case boundaries: a case gets what was written
+/// from the moment its run request is sent to the moment its result line is
+/// read (the pipe read to its end then, so nothing written before the result
+/// is left behind), and what comes between a result and the next request, or
+/// after bye, goes to [`StrayStderr`].
 #[derive(Debug)]
 pub struct Session {
     conversation: Conversation,
     hello: HelloReply,
     /// Stderr mark at the start of the case in flight.
     case_mark: u64,
+    /// Stderr mark up to which every byte is accounted for: a case's, or
+    /// start-up's, or stray.
+    accounted: u64,
+    stray: StrayStderr,
 }
 
 impl Session {
@@ -82,7 +93,17 @@ impl Session {
         });
         let mut ended = KILLED.to_owned();
         let outcome = match heard {
-            Ok(Ok(hello)) => return Ok(Session { conversation, hello, case_mark: 0 }),
+            Ok(Ok(hello)) => {
+                // What start-up wrote is neither a case's nor stray.
+                let accounted = conversation.connection().stderr_mark();
+                return Ok(Session {
+                    conversation,
+                    hello,
+                    case_mark: accounted,
+                    accounted,
+                    stray: StrayStderr::default(),
+                });
+            }
             Ok(Err(problem)) => {
                 conversation.connection().kill();
                 Outcome::ProtocolError(problem)
@@ -128,6 +149,7 @@ impl Session {
     /// meanwhile are added to `late`.
     pub fn run(&mut self, id: u64, request: &CaseRequest<'_>, late: &mut Vec<LateOutcome>) -> (CaseRun, Health) {
         let mark = self.conversation.connection().stderr_mark();
+        self.account_stray(mark);
         self.case_mark = mark;
         let (outcome, health) = match self.conversation.send_case(id, request) {
             Ok(()) => self.exchange(id, request, late),
@@ -138,6 +160,8 @@ impl Session {
                      handles one case per run)",
                     describe_status(status)
                 ));
+                let end = self.conversation.connection().stderr_mark();
+                self.account_stray(end);
                 return (CaseRun { outcome, stderr: None }, Health::Dead);
             }
             Err(SendFault::Broken) => (self.crash("before it read this case"), Health::Dead),
@@ -153,7 +177,27 @@ impl Session {
         if health == Health::Alive && matches!(outcome, Outcome::Output(_) | Outcome::Error(_) | Outcome::Skipped(_)) {
             self.conversation.mark_answered(id);
         }
-        (CaseRun { outcome, stderr: self.conversation.connection().stderr_since(mark) }, health)
+        let end = self.conversation.connection().stderr_mark();
+        self.accounted = end;
+        let stderr = self.conversation.connection().stderr_between(mark, end).map(StderrExcerpt::shown);
+        (CaseRun { outcome, stderr }, health)
+    }
+
+    /// Counts stderr written since the last accounted mark, up to `mark`,
+    /// as stray.
+    fn account_stray(&mut self, mark: u64) {
+        if let Some(excerpt) = self.conversation.connection().stderr_between(self.accounted, mark) {
+            self.stray.add(excerpt);
+        }
+        self.accounted = self.accounted.max(mark);
+    }
+
+    /// The stray stderr of this process so far, everything it wrote outside
+    /// a case included (call it when the process is done with).
+    pub fn take_stray(&mut self) -> StrayStderr {
+        let end = self.conversation.connection().stderr_mark();
+        self.account_stray(end);
+        std::mem::take(&mut self.stray)
     }
 
     fn exchange(&mut self, id: u64, request: &CaseRequest<'_>, late: &mut Vec<LateOutcome>) -> (Outcome, Health) {
@@ -237,7 +281,15 @@ impl Session {
 
     /// Says bye and waits for a clean exit. Returns notes on anything
     /// irregular; late replies to answered cases go to `late`.
-    pub fn bye(mut self, late: &mut Vec<LateOutcome>) -> Vec<String> {
+    /// What the process wrote on stderr outside any case, after bye
+    /// included, is added to `stray`.
+    pub fn bye(mut self, late: &mut Vec<LateOutcome>, stray: &mut StrayStderr) -> Vec<String> {
+        let notes = self.say_bye(late);
+        stray.merge(self.take_stray());
+        notes
+    }
+
+    fn say_bye(&mut self, late: &mut Vec<LateOutcome>) -> Vec<String> {
         let mut notes = Vec::new();
         self.conversation.say_bye();
         // One deadline for closing stdout and exiting.
