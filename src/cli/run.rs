@@ -19,7 +19,8 @@ use std::sync::Arc;
 pub struct RunArgs {
     #[command(flatten)]
     fixtures: FixtureArgs,
-    /// Report format (repeatable): pretty goes to stdout, the others to files in --out [default: pretty, json].
+    /// Report format (repeatable): pretty goes to stdout, the others to files in --out, the JSON report always
+    /// among them (baseline, compare and report merge read it) [default: pretty, json].
     #[arg(long = "format", value_enum, value_name = "FORMAT")]
     formats: Vec<FormatChoice>,
     /// Folder for report files.
@@ -88,11 +89,15 @@ impl From<FormatChoice> for Format {
 struct Stderr {
     progress: Option<Progress>,
     quiet: bool,
+    /// Notices printed so far (the plan's, then the cases'): the report's
+    /// notices after those are the run's own, printed at its end.
+    printed: usize,
 }
 
 impl RunConsumer for Stderr {
     fn handle(&mut self, event: &RunEvent<'_>) {
         if let RunEvent::CaseFinished { notices, .. } = event {
+            self.printed += notices.len();
             let shown: Vec<Notice> =
                 notices.iter().filter(|notice| !(self.quiet && notice.level == NoticeLevel::Note)).cloned().collect();
             if !shown.is_empty() {
@@ -128,6 +133,11 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     if formats.is_empty() {
         formats = vec![Format::Pretty, Format::Json];
     }
+    // The JSON report is the run's record, which `baseline write`, `compare` and `report merge` read: a run that
+    // writes report files writes it too, so none of them can read an older run's by mistake.
+    if formats.iter().any(|format| format.file_name().is_some()) && !formats.contains(&Format::Json) {
+        formats.push(Format::Json);
+    }
     // Only reports that list every case need the passing ones kept.
     let lists_every_case =
         args.verbose || formats.iter().any(|format| matches!(format, Format::Junit | Format::Markdown | Format::Html));
@@ -146,7 +156,11 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let json_path =
         Format::Json.file_name().map(|name| args.out.join(name)).filter(|_| formats.contains(&Format::Json));
     let mut json = json_path.as_deref().map(JsonStream::new);
-    let mut stderr = Stderr { progress: (!args.quiet && !args.no_progress).then(Progress::stderr), quiet: args.quiet };
+    let mut stderr = Stderr {
+        progress: (!args.quiet && !args.no_progress).then(Progress::stderr),
+        quiet: args.quiet,
+        printed: selected.plan.notices.len(),
+    };
     let report = {
         let mut consumers: Vec<&mut dyn RunConsumer> = vec![&mut stderr];
         if let Some(json) = json.as_mut() {
@@ -158,6 +172,13 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     if let Some(external) = subject.external() {
         external.print_notes();
     }
+    // What the run itself found at its end (a baseline written for another implementation, an interruption).
+    let run_notices: Vec<Notice> = report.notices[stderr.printed.min(report.notices.len())..]
+        .iter()
+        .filter(|notice| !(args.quiet && notice.level == NoticeLevel::Note))
+        .cloned()
+        .collect();
+    super::print_notices(&run_notices);
 
     let stdout = &mut std::io::stdout().lock();
     if formats.contains(&Format::Pretty) {

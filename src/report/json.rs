@@ -114,10 +114,22 @@ impl JsonStream {
     }
 
     /// The report's path once it is written, or the first error.
+    ///
+    /// The report is dated now: a run calls this after writing its other
+    /// report files, so the JSON report is the newest of them, and one older
+    /// than a report beside it is an earlier run's
+    /// ([`crate::report::newer_reports_beside`]).
     pub fn finish(self) -> io::Result<PathBuf> {
         match self.error {
             Some(err) => Err(err),
-            None if self.done => Ok(self.target),
+            None if self.done => {
+                // Best effort: a file system that keeps no times loses only that hint.
+                let _ = std::fs::File::options()
+                    .append(true)
+                    .open(&self.target)
+                    .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+                Ok(self.target)
+            }
             None => Err(io::Error::other(format!(
                 "cannot write {}: the run did not finish",
                 crate::files::ShowPath::shown(self.target.as_path())

@@ -43,7 +43,7 @@ pub use model::{
 pub use palette::{Palette, visible_controls};
 pub use pretty::{PrettyOptions, write_pretty};
 pub use progress::{PLAIN_INTERVAL, Progress};
-pub use read::{ReportReadError, parse_report, read_report};
+pub use read::{ReportReadError, newer_reports_beside, parse_report, read_report};
 pub use signature::Signature;
 
 use std::io;
@@ -65,6 +65,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format.
+    pub const ALL: [Format; 5] = [Format::Pretty, Format::Json, Format::Junit, Format::Markdown, Format::Html];
+
     /// The file name a format is written to inside the output folder.
     pub fn file_name(self) -> Option<&'static str> {
         match self {

@@ -68,3 +68,43 @@ pub fn parse_report(text: &str, path: &Path) -> Result<RunReport, ReportReadErro
     }
     RunReport::deserialize(value).map_err(|err| shape(err.to_string()))
 }
+
+/// The report files of the other formats beside the JSON report `path`
+/// (`junit.xml`, `conform-report.md`, `conform-report.html`) written after
+/// it: a run writes its JSON report last, so a newer one beside it means the
+/// JSON report is an earlier run's. Unreadable times count as not newer.
+pub fn newer_reports_beside(path: &Path) -> Vec<PathBuf> {
+    let modified = |path: &Path| std::fs::metadata(path).and_then(|metadata| metadata.modified()).ok();
+    let (Some(folder), Some(own)) = (path.parent(), modified(path)) else { return Vec::new() };
+    super::Format::ALL
+        .iter()
+        .filter(|format| **format != super::Format::Json)
+        .filter_map(|format| format.file_name())
+        .map(|name| folder.join(name))
+        .filter(|other| modified(other).is_some_and(|time| time > own))
+        .collect()
+}
+
+#[cfg(test)]
+mod beside_tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    fn touch(path: &Path, at: SystemTime) {
+        let file = std::fs::File::create(path).unwrap();
+        file.set_modified(at).unwrap();
+    }
+
+    #[test]
+    fn only_reports_written_after_the_json_one_are_named() {
+        let folder = tempfile::tempdir().unwrap();
+        let json = folder.path().join("conform-report.json");
+        let now = SystemTime::now();
+        touch(&json, now);
+        touch(&folder.path().join("junit.xml"), now - Duration::from_secs(60));
+        touch(&folder.path().join("conform-report.html"), now + Duration::from_secs(60));
+        touch(&folder.path().join("notes.html"), now + Duration::from_secs(60));
+        assert_eq!(newer_reports_beside(&json), [folder.path().join("conform-report.html")]);
+        assert!(newer_reports_beside(&folder.path().join("missing.json")).is_empty());
+    }
+}

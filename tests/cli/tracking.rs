@@ -552,6 +552,60 @@ fn a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed() {
     assert!(out.ends_with("4 passed, 0 failed, 2 known failures\n"), "{out}");
 }
 
+/// The README's tour: a run of the reference, then a run of an adapter with
+/// `--format junit --format html`, then `baseline write --from
+/// reports/conform-report.json`. The JSON report is written beside any
+/// other format, so the baseline is the adapter's; an older report is named
+/// on the terminal, and so is a baseline written for another implementation.
+fn the_tour_writes_its_baseline_from_the_run_it_just_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("fixtures");
+    for name in ["ok-1", "ok-2", "ok-3", "bug-text", "bug-crash", "bug-error"] {
+        put(&tree, name, false);
+    }
+    std::fs::write(dir.path().join("adapter.sh"), BROKEN_ADAPTER).unwrap();
+    let impl_cmd = format!("sh adapter.sh '{}'", env!("CARGO_BIN_EXE_conform"));
+    assert_eq!(code(&run(dir.path(), &["run", "fixtures"])), 0);
+    let output = run(
+        dir.path(),
+        &["run", "fixtures", "--impl-cmd", &impl_cmd, "--one-shot", "--format", "junit", "--format", "html"],
+    );
+    assert_eq!(code(&output), 1, "{}{}", output.stdout, output.stderr);
+    assert!(output.stderr.contains("reports/conform-report.json"), "listed among the reports:\n{}", output.stderr);
+    let output = run(dir.path(), &["baseline", "write", "--from", "reports/conform-report.json"]);
+    assert_eq!(code(&output), 0, "{}", output.stderr);
+    let baseline = output.stdout;
+    assert_eq!(baseline.matches("[[known-failure]]").count(), 3, "the adapter's three failures:\n{baseline}");
+    assert!(!baseline.contains("conform-reference"), "{baseline}");
+    assert!(output.stderr.contains("baseline: from reports/conform-report.json: the run of sh "), "{}", output.stderr);
+    assert!(!output.stderr.contains("warning"), "{}", output.stderr);
+
+    // A JSON report older than a report beside it is named on the terminal.
+    assert_eq!(code(&run(dir.path(), &["run", "fixtures", "--format", "json", "--out", "older"])), 0);
+    let html = std::fs::File::create(dir.path().join("older/conform-report.html")).unwrap();
+    html.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(5)).unwrap();
+    let output = run(dir.path(), &["baseline", "write", "--from", "older/conform-report.json"]);
+    assert_eq!(code(&output), 0, "{}", output.stderr);
+    assert!(
+        output.stderr.contains(
+            "warning: older/conform-report.json is older than older/conform-report.html beside it: it may be an \
+             earlier run's report"
+        ),
+        "{}",
+        output.stderr
+    );
+
+    // A baseline written for the adapter, applied to the reference: the terminal says so.
+    std::fs::write(dir.path().join("known-failures.toml"), &baseline).unwrap();
+    let output = run(dir.path(), &["run", "fixtures", "--baseline", "known-failures.toml", "--format", "pretty"]);
+    assert!(
+        output.stderr.contains("warning: known-failures.toml: the baseline was written for `sh"),
+        "{}",
+        output.stderr
+    );
+    assert!(output.stderr.contains("this run judged `conform-reference`"), "{}", output.stderr);
+}
+
 crate::trials![
     a_baseline_excuses_listed_failures_and_a_fix_fails_the_run_as_xpass,
     stale_and_expired_entries_are_reported_and_fail_the_run,
@@ -562,5 +616,6 @@ crate::trials![
     the_html_matrix_has_one_column_per_implementation,
     merging_refuses_overlapping_shards_and_other_harness_versions,
     the_hapi_corpus_in_three_shards_merges_into_the_full_run,
-    a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed
+    a_baseline_of_a_broken_adapter_passes_until_a_bug_is_fixed,
+    the_tour_writes_its_baseline_from_the_run_it_just_made
 ];
