@@ -274,7 +274,7 @@ fn start_both(
     if let Some(restarts) = restarts {
         raise(&mut implementation.external.limits, restarts);
     }
-    let subject = implementation.start(Arc::clone(interrupted))?;
+    let subject = implementation.start(Arc::clone(interrupted), false)?;
     let against = match against_cmd {
         Some(command) => {
             let mut external = ExternalArgs {
@@ -285,7 +285,7 @@ fn start_both(
             if let Some(restarts) = restarts {
                 raise(&mut external.limits, restarts);
             }
-            let started = external.start(Arc::clone(interrupted))?;
+            let started = external.start(Arc::clone(interrupted), false)?;
             started.map(Subject::External)
         }
         None => None,

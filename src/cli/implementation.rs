@@ -5,6 +5,7 @@
 
 use clap::{Args, ValueEnum};
 use conform::implementation::subprocess::options::DEFAULT_MAX_RESTARTS;
+use conform::implementation::subprocess::protocol::HelloReply;
 use conform::implementation::subprocess::{
     CommandLine, OneShotImplementation, PersistentImplementation, StartError, SubprocessOptions, parse_duration,
     parse_size,
@@ -115,8 +116,8 @@ impl Subject {
 
 impl ImplementationArgs {
     /// Starts the implementation the flags name (see [`ExternalArgs::start`]).
-    pub fn start(&self, cancel: Arc<AtomicBool>) -> anyhow::Result<Subject> {
-        Ok(match self.external.start(cancel)? {
+    pub fn start(&self, cancel: Arc<AtomicBool>, quiet: bool) -> anyhow::Result<Subject> {
+        Ok(match self.external.start(cancel, quiet)? {
             Some(external) => Subject::External(external),
             None => match self.builtin {
                 Builtin::Reference => Subject::Builtin(ReferenceImplementation),
@@ -142,6 +143,14 @@ impl External {
         }
     }
 
+    /// What a persistent implementation declared in its hello.
+    pub fn hello(&self) -> Option<HelloReply> {
+        match self {
+            External::Persistent(persistent) => persistent.hello(),
+            External::OneShot(_) => None,
+        }
+    }
+
     /// Prints what happened outside any case (failed restarts, bad exits).
     pub fn print_notes(&self) {
         if let External::Persistent(persistent) = self {
@@ -160,11 +169,12 @@ impl ExternalArgs {
         Ok(command.map(|command| command.or_binary_for("conform", || std::env::current_exe().ok())))
     }
 
-    /// Starts the external implementation, if one was asked for. A command
-    /// that cannot be started, or whose first handshake fails, is an error
-    /// (exit 2): a failed first handshake is one block with the command, how
-    /// it ended, its stderr tail and the `check-adapter` hint.
-    pub fn start(&self, cancel: Arc<AtomicBool>) -> anyhow::Result<Option<External>> {
+    /// Starts the external implementation, if one was asked for, and says
+    /// who answered (the `implementation:` line, left out when `quiet`). A
+    /// command that cannot be started, or whose first handshake fails, is an
+    /// error (exit 2): a failed first handshake is one block with the
+    /// command, how it ended, its stderr tail and the `check-adapter` hint.
+    pub fn start(&self, cancel: Arc<AtomicBool>, quiet: bool) -> anyhow::Result<Option<External>> {
         let Some(command) = self.command()? else { return Ok(None) };
         let options = self.limits.options(cancel);
         if self.one_shot {
@@ -181,7 +191,9 @@ impl ExternalArgs {
         if let Some(hello) = persistent.hello() {
             let id = &hello.implementation;
             let line = format!("{} {} ({}), suites: {}", id.name, id.version, id.language, hello.suite_list());
-            eprintln!("implementation: {}", visible_controls(&line));
+            if !quiet {
+                eprintln!("implementation: {}", visible_controls(&line));
+            }
             // A misspelt suite name would only show as every case unsupported.
             for (suite, _) in hello.suites.iter().filter(|(suite, _)| conform::suites::find(suite).is_none()) {
                 let nearest = conform::suites::nearest(suite).unwrap_or_default();

@@ -52,7 +52,7 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     let mut implementation = args.implementation.clone();
     let limits = &mut implementation.external.limits;
     limits.max_restarts = limits.max_restarts.max(saturate(args.max_tests));
-    let started = implementation.start(Arc::clone(&interrupted))?;
+    let started = implementation.start(Arc::clone(&interrupted), false)?;
     let options = ReduceFixtureOptions {
         name: args.name.as_deref(),
         out: args.out.as_deref(),

@@ -1,6 +1,6 @@
 //! `conform run`.
 
-use super::implementation::ImplementationArgs;
+use super::implementation::{External, ImplementationArgs};
 use super::selection::FixtureArgs;
 use clap::{Args, ValueEnum};
 use conform::baseline::Baseline;
@@ -8,9 +8,11 @@ use conform::error::exit_code;
 use conform::fixture::{Notice, NoticeLevel};
 use conform::report::{
     DEFAULT_MARKDOWN_LIMIT, FileOptions, Format, JsonStream, JunitOptions, Palette, PrettyOptions, Progress,
-    write_files, write_pretty,
+    visible_controls, write_files, write_pretty,
 };
-use conform::run::{BaselineOptions, Keep, RunConsumer, RunEvent, RunOptions, parse_partition, run};
+use conform::run::{
+    BaselineOptions, Keep, RunConsumer, RunEvent, RunOptions, keep_declared_suites, parse_partition, run,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,7 +55,7 @@ pub struct RunArgs {
     /// No progress display on stderr (it shows on a terminal once a run takes a second, elsewhere every few seconds).
     #[arg(long)]
     no_progress: bool,
-    /// No progress display, and no `note:` or `wrote` lines on stderr (warnings and errors still show).
+    /// No progress display, and no `note:`, `implementation:` or `wrote` lines on stderr (warnings and errors still show).
     #[arg(long, short = 'q')]
     quiet: bool,
     /// The day baseline expiry dates are checked against [default: today, UTC].
@@ -116,7 +118,7 @@ impl RunConsumer for Stderr {
 pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let partition = args.partition.as_deref().map(parse_partition).transpose()?;
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
-    let selected = args.fixtures.plan(partition)?;
+    let mut selected = args.fixtures.plan(partition)?;
     let shown: Vec<Notice> = selected
         .plan
         .notices
@@ -142,7 +144,26 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let lists_every_case =
         args.verbose || formats.iter().any(|format| matches!(format, Format::Junit | Format::Markdown | Format::Html));
     let interrupted = super::interrupt::flag();
-    let subject = args.implementation.start(Arc::clone(&interrupted))?;
+    let subject = args.implementation.start(Arc::clone(&interrupted), args.quiet)?;
+    // A team that implements some suites gets reports of those: the others could only be `unsupported`.
+    if args.fixtures.suites.is_empty()
+        && let Some(hello) = subject.external().and_then(External::hello)
+    {
+        let left_out =
+            keep_declared_suites(selected.plan.ids(), &mut selected.indexes, |suite| hello.versions(suite).is_some());
+        if !left_out.is_empty() && !args.quiet {
+            let listed: Vec<String> = left_out
+                .iter()
+                .map(|(suite, count)| format!("{suite} ({count} {})", if *count == 1 { "fixture" } else { "fixtures" }))
+                .collect();
+            super::note(format!(
+                "running the suites the implementation declares ({}); left out, since every case of theirs would be \
+                 `unsupported`: {} (name them with --suite to run them anyway)",
+                visible_controls(&hello.suite_list()),
+                listed.join(", ")
+            ));
+        }
+    }
     super::sweep_leftovers(std::slice::from_ref(&args.out), false);
     let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
     let options = RunOptions {

@@ -84,9 +84,54 @@ pub fn select(corpus: &Corpus, selection: &Selection) -> Vec<usize> {
     corpus.fixtures.iter().enumerate().filter(|(_, f)| selection.matches(&f.id)).map(|(i, _)| i).collect()
 }
 
+/// Keeps the fixtures of `ids` (indexed by `indexes`) whose suite
+/// `declared` accepts, for a run whose implementation declared only some
+/// suites and whose user named none: the others could only be
+/// `unsupported`. Returns the suites left out with their fixture counts, in
+/// order of appearance. When no fixture would be left, keeps them all and
+/// returns nothing: then every case says why it is unsupported.
+pub fn keep_declared_suites(
+    ids: &[String],
+    indexes: &mut Vec<usize>,
+    declared: impl Fn(&str) -> bool,
+) -> Vec<(String, usize)> {
+    let suite_of = |index: usize| ids[index].split_once('/').map_or(ids[index].as_str(), |(suite, _)| suite);
+    if !indexes.iter().any(|&index| declared(suite_of(index))) {
+        return Vec::new();
+    }
+    let mut left_out: Vec<(String, usize)> = Vec::new();
+    indexes.retain(|&index| {
+        let suite = suite_of(index);
+        if declared(suite) {
+            return true;
+        }
+        match left_out.iter_mut().find(|(name, _)| name == suite) {
+            Some((_, count)) => *count += 1,
+            None => left_out.push((suite.to_owned(), 1)),
+        }
+        false
+    });
+    left_out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_declared_suites_are_kept_unless_none_would_be() {
+        let ids: Vec<String> =
+            ["chat/a", "sse/b", "chat/c", "pagination/d", "sse/e"].iter().map(|id| (*id).to_owned()).collect();
+        let mut indexes = vec![0, 1, 2, 3, 4];
+        assert_eq!(
+            keep_declared_suites(&ids, &mut indexes, |suite| suite == "chat"),
+            [("sse".to_owned(), 2), ("pagination".to_owned(), 1)]
+        );
+        assert_eq!(indexes, [0, 2]);
+        let mut indexes = vec![1, 3];
+        assert!(keep_declared_suites(&ids, &mut indexes, |suite| suite == "chat").is_empty());
+        assert_eq!(indexes, [1, 3], "nothing declared is selected: every case stays, to say it is unsupported");
+    }
 
     #[test]
     fn globs_match_ids_across_the_slash() {

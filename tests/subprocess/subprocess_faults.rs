@@ -334,6 +334,49 @@ fn a_run_warns_about_a_misspelt_suite_in_the_hello_with_the_nearest_name() {
     assert!(run.verdicts.values().all(|judged| judged.verdict == "pass"), "{:?}", run.verdicts);
 }
 
+/// A one-suite team runs without `--suite` and gets that suite: one note
+/// names the suites left out and why; `--quiet` leaves out the note and the
+/// `implementation:` line; `--suite` still runs what it names.
+fn a_run_without_suite_runs_only_the_declared_suites() {
+    let Some(python) = python() else { return };
+    let scenario = Scenario::new();
+    let sse = common::own_fixtures("sse").into_iter().next().unwrap();
+    std::fs::create_dir_all(scenario.tree().join("sse")).unwrap();
+    std::fs::copy(&sse, scenario.tree().join("sse").join(sse.file_name().unwrap())).unwrap();
+    let command = scenario.fault_adapter(python, "none --declare chat:1");
+    let tree = scenario.tree();
+    let out = scenario.out("declared");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", tree.to_str().unwrap(), "--impl-cmd", &command, "--format", "json"];
+        args.extend_from_slice(&["--out", out.to_str().unwrap(), "--no-progress"]);
+        args.extend_from_slice(extra);
+        let finished = Conform::new(&args).limit(LIMIT).run();
+        assert!(!finished.stderr.contains("panicked"), "{}", finished.stderr);
+        finished
+    };
+    let finished = run(&[]);
+    assert_eq!(finished.code, Some(0), "{}{}", finished.stdout, finished.stderr);
+    let notes: Vec<&str> = finished.stderr.lines().filter(|line| line.starts_with("note: running")).collect();
+    assert_eq!(
+        notes,
+        ["note: running the suites the implementation declares (chat); left out, since every case of theirs would \
+          be `unsupported`: sse (1 fixture) (name them with --suite to run them anyway)"],
+        "{}",
+        finished.stderr
+    );
+    assert!(finished.stdout.trim_end().ends_with("6 passed, 0 failed"), "{}", finished.stdout);
+    assert_eq!(verdicts(&report(&out)).len(), CASES.len());
+
+    let quiet = run(&["--quiet"]);
+    assert_eq!(quiet.code, Some(0), "{}", quiet.stderr);
+    assert_eq!(quiet.stderr, "", "nothing but warnings and errors");
+
+    let named = run(&["--suite", "sse", "--allow-no-judged"]);
+    assert_eq!(named.code, Some(0), "{}", named.stderr);
+    assert!(named.stdout.trim_end().ends_with("0 passed, 0 failed, 1 skipped"), "{}", named.stdout);
+    assert!(!named.stderr.contains("note: running"), "{}", named.stderr);
+}
+
 fn a_well_behaved_adapter_passes_everything() {
     let Some(run) = run_fault("none", &["-j", "2"]) else { return };
     assert!(run.verdicts.values().all(|j| j.verdict == "pass"), "{:?}", run.verdicts);
@@ -469,6 +512,7 @@ fn ctrl_c_stops_the_children_and_still_writes_the_report() {
 }
 
 crate::trials![
+    a_run_without_suite_runs_only_the_declared_suites,
     a_crash_on_the_third_case_is_a_crash_there_and_the_rest_still_pass,
     adapter_stderr_reaches_the_terminal_with_its_controls_shown_and_the_reports_whole,
     a_failed_first_handshake_shows_stderr_controls_too,
