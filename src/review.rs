@@ -296,6 +296,34 @@ pub fn render_hunks(hunks: &[DiffHunk]) -> String {
     render_labeled(hunks, ("current", "proposed"))
 }
 
+/// The differences of a changed fixture, one line each, and (unless
+/// `no_diff`) its line diff, current against proposed.
+pub fn write_fixture_change(
+    out: &mut dyn std::io::Write,
+    differences: &[Difference],
+    omitted: usize,
+    hunks: &[DiffHunk],
+    no_diff: bool,
+) -> std::io::Result<()> {
+    for difference in differences {
+        writeln!(out, "  {}", describe_difference(difference))?;
+    }
+    if omitted > 0 {
+        writeln!(out, "  … and {omitted} more")?;
+    }
+    if !no_diff {
+        for line in render_hunks(hunks).lines() {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `difference` or `differences`, after a count.
+pub fn differences_word(count: usize) -> &'static str {
+    if count == 1 { "difference" } else { "differences" }
+}
+
 /// Counts the changed lines of a diff (removed, added).
 pub fn changed_lines(hunks: &[DiffHunk]) -> (usize, usize) {
     let lines = hunks.iter().flat_map(|hunk| &hunk.lines);

@@ -1,12 +1,10 @@
 //! `conform regen`.
 
-use super::review::write_fixture_change;
 use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
-use conform::regen::{RegenStatus, RegenSummary, regenerate, write_drifted};
+use conform::regen::{RegenSummary, regenerate, write_drifted, write_results};
 use conform::review::{WriteMode, Written, running_in_ci};
-use std::collections::BTreeMap;
 use std::io::Write;
 
 #[derive(Debug, Args)]
@@ -34,38 +32,7 @@ pub fn execute(args: RegenArgs) -> anyhow::Result<i32> {
     selected.require_some()?;
     let results = regenerate(&selected.corpus, &selected.indexes);
     let stdout = &mut std::io::stdout().lock();
-    let mut without_reference: BTreeMap<&str, usize> = BTreeMap::new();
-    for result in &results {
-        for note in &result.notes {
-            writeln!(stdout, "warning {}: not portable: {note}", result.id)?;
-        }
-        match &result.status {
-            RegenStatus::Clean => {}
-            RegenStatus::Drifted(drift) => {
-                let count = drift.differences.len() + drift.omitted;
-                writeln!(stdout, "drifted {} ({}): {count} differences", result.id, result.path.display())?;
-                write_fixture_change(stdout, &drift.differences, drift.omitted, &drift.hunks, args.no_diff)?;
-            }
-            RegenStatus::NoReference => *without_reference.entry(result.suite).or_default() += 1,
-            RegenStatus::Unimplemented { found } => {
-                writeln!(stdout, "not checked {}: the reference does not implement fixtureVersion {found}", result.id)?;
-            }
-            RegenStatus::ReferenceFailed(message) => {
-                writeln!(stdout, "error {}: the reference failed: {message}", result.id)?;
-            }
-            RegenStatus::Invalid(problems) => {
-                for problem in problems {
-                    writeln!(stdout, "invalid {}: {problem}", result.id)?;
-                }
-            }
-            RegenStatus::UnsupportedVersion { found } => {
-                writeln!(stdout, "invalid {}: fixtureVersion {found} is not supported; not regenerated", result.id)?;
-            }
-        }
-    }
-    for (suite, count) in &without_reference {
-        writeln!(stdout, "not checked: {count} {suite} fixtures (suite {suite} has no reference implementation)")?;
-    }
+    write_results(stdout, &results, args.no_diff)?;
     if !args.check {
         for written in write_drifted(&results, mode)? {
             if !matches!(written, Written::Unchanged(_)) {

@@ -2,11 +2,10 @@
 
 use anyhow::Context;
 use clap::Args;
-use conform::compare::{DiffHunk, Difference};
 use conform::error::exit_code;
 use conform::review::{
-    Change, PendingFixture, ReviewError, accept, changed_lines, describe, describe_difference, find_pending, reject,
-    render_hunks, running_in_ci,
+    Change, PendingFixture, ReviewError, accept, changed_lines, describe, find_pending, reject, running_in_ci,
+    write_fixture_change,
 };
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::io::{BufRead, IsTerminal, Write};
@@ -206,29 +205,6 @@ fn print_pending(item: &PendingFixture, no_diff: bool) -> anyhow::Result<()> {
                 differences.len() + omitted
             )?;
             write_fixture_change(stdout, &differences, omitted, &hunks, no_diff)?;
-        }
-    }
-    Ok(())
-}
-
-/// The differences of a changed fixture, one line each, and (unless
-/// `no_diff`) its line diff, current against proposed.
-pub fn write_fixture_change(
-    out: &mut dyn Write,
-    differences: &[Difference],
-    omitted: usize,
-    hunks: &[DiffHunk],
-    no_diff: bool,
-) -> std::io::Result<()> {
-    for difference in differences {
-        writeln!(out, "  {}", describe_difference(difference))?;
-    }
-    if omitted > 0 {
-        writeln!(out, "  … and {omitted} more")?;
-    }
-    if !no_diff {
-        for line in render_hunks(hunks).lines() {
-            writeln!(out, "    {line}")?;
         }
     }
     Ok(())

@@ -1,12 +1,10 @@
 //! `conform upgrade --to N`.
 
-use super::review::write_fixture_change;
 use super::selection::FixtureArgs;
 use clap::Args;
 use conform::error::exit_code;
 use conform::review::{WriteMode, Written, running_in_ci};
-use conform::upgrade::{NotUpgraded, UpgradeStatus, UpgradeSummary, upgrade, write_upgraded};
-use std::collections::BTreeMap;
+use conform::upgrade::{NotUpgraded, UpgradeStatus, UpgradeSummary, upgrade, write_results, write_upgraded};
 use std::io::Write;
 
 #[derive(Debug, Args)]
@@ -35,34 +33,7 @@ pub fn execute(args: UpgradeArgs) -> anyhow::Result<i32> {
     let target = args.to;
     let results = upgrade(&selected.corpus, &selected.indexes, target);
     let stdout = &mut std::io::stdout().lock();
-    // Whole suites that cannot move are one line each, not one per fixture.
-    let mut per_suite: BTreeMap<(&str, String), usize> = BTreeMap::new();
-    for result in &results {
-        match &result.status {
-            UpgradeStatus::Upgraded { .. } => {}
-            UpgradeStatus::Recomputed { differences, omitted, .. } => {
-                let count = differences.len() + omitted;
-                writeln!(
-                    stdout,
-                    "recomputed {} ({}): fixtureVersion {target} changes its expectation, {count} differences \
-                     (the description notes it)",
-                    result.id,
-                    result.path.display()
-                )?;
-                write_fixture_change(stdout, differences, *omitted, &[], true)?;
-            }
-            UpgradeStatus::NotUpgraded(
-                reason @ (NotUpgraded::NoShape | NotUpgraded::NoReference | NotUpgraded::Unimplemented),
-            ) => *per_suite.entry((result.suite, reason.to_string())).or_default() += 1,
-            UpgradeStatus::NotUpgraded(NotUpgraded::AlreadyCurrent { .. }) => {}
-            UpgradeStatus::NotUpgraded(reason) => {
-                writeln!(stdout, "not upgraded {}: {reason}", result.id)?;
-            }
-        }
-    }
-    for ((suite, reason), count) in &per_suite {
-        writeln!(stdout, "not upgraded: {count} {suite} fixtures: {reason} (fixtureVersion {target})")?;
-    }
+    write_results(stdout, &results, target)?;
     if !args.check {
         for written in write_upgraded(&results, mode)? {
             if !matches!(written, Written::Unchanged(_)) {

@@ -22,6 +22,10 @@
 //! it is recomputed along with them; in a tree with a `VERSION` file it
 //! follows that file, which `upgrade` leaves to the person reviewing.
 
+mod text;
+
+pub use text::write_results;
+
 use crate::compare::{Difference, differences, values_equal};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;

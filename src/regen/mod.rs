@@ -10,6 +10,10 @@
 //! never in CI). Fixtures whose suite has no reference are reported as such,
 //! never passed over in silence.
 
+mod text;
+
+pub use text::write_results;
+
 use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff, values_equal};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
