@@ -27,10 +27,14 @@ pub const MAX_PERCENT_LEVELS: usize = 2;
 pub struct View {
     /// The decoded text.
     pub text: String,
-    /// For each byte of `text`, the byte range of the original it decodes
-    /// from; `None` for the original itself (each byte comes from its own
+    /// For each byte of `text`, where the span of the original that its
+    /// character decodes from starts, and one more entry: where the last
+    /// character's span ends. A character's span ends where the next one's
+    /// starts (each escape is decoded from the bytes right after the last),
+    /// so this is every span at a quarter of the room of a range per byte.
+    /// `None` for the original itself (each byte comes from its own
     /// character).
-    origin: Option<Vec<Range<usize>>>,
+    origin: Option<Vec<usize>>,
 }
 
 impl View {
@@ -53,9 +57,13 @@ impl View {
             let end = (range.end..=self.text.len()).find(|&at| self.text.is_char_boundary(at)).unwrap_or(range.end);
             return Some(start..end);
         };
-        let first = origin.get(range.start)?;
-        let last = origin.get(range.end - 1)?;
-        Some(first.start..last.end)
+        if range.end > self.text.len() {
+            return None;
+        }
+        // The span of the character holding the last byte ends where the
+        // next character's starts.
+        let next = (range.end..=self.text.len()).find(|&at| self.text.is_char_boundary(at))?;
+        Some(*origin.get(range.start)?..*origin.get(next)?)
     }
 
     /// The view with one more level of escapes decoded, or `None` when there
@@ -75,32 +83,33 @@ impl View {
     /// The view with every escape `step` knows decoded, each decoded
     /// character mapped to the original span of its escape (`None` when
     /// nothing changed).
-    fn decoded_by(&self, step: fn(&str, usize) -> (String, usize)) -> Option<View> {
+    fn decoded_by(&self, step: fn(&str, usize) -> (char, usize)) -> Option<View> {
         let mut text = String::with_capacity(self.text.len());
-        let mut origin = Vec::with_capacity(self.text.len());
+        let mut origin = Vec::with_capacity(self.text.len() + 1);
+        let mut end = 0;
         let mut at = 0;
         while at < self.text.len() {
             let (decoded, consumed) = step(&self.text, at);
             let Some(span) = self.original_span(at..at + consumed) else { break };
-            for c in decoded.chars() {
-                text.push(c);
-                origin.extend(std::iter::repeat_n(span.clone(), c.len_utf8()));
-            }
+            text.push(decoded);
+            origin.extend(std::iter::repeat_n(span.start, decoded.len_utf8()));
+            end = span.end;
             at += consumed;
         }
+        origin.push(end);
         if text == self.text { None } else { Some(View { text, origin: Some(origin) }) }
     }
 }
 
 /// The character at byte `at` as it is, and its length.
-fn plain_at(text: &str, at: usize) -> (String, usize) {
+fn plain_at(text: &str, at: usize) -> (char, usize) {
     let c = text[at..].chars().next().unwrap_or('\u{fffd}');
-    (c.to_string(), c.len_utf8().max(1))
+    (c, c.len_utf8().max(1))
 }
 
 /// Decodes the `%XX` escape of an ASCII character (or the plain character)
 /// at byte `at`.
-fn percent_decode_at(text: &str, at: usize) -> (String, usize) {
+fn percent_decode_at(text: &str, at: usize) -> (char, usize) {
     let bytes = text.as_bytes();
     let escaped = (bytes.get(at) == Some(&b'%'))
         .then(|| bytes.get(at + 1..at + 3))
@@ -109,14 +118,14 @@ fn percent_decode_at(text: &str, at: usize) -> (String, usize) {
         .and_then(|hex| u8::from_str_radix(hex, 16).ok())
         .filter(u8::is_ascii);
     match escaped {
-        Some(byte) => (char::from(byte).to_string(), 3),
+        Some(byte) => (char::from(byte), 3),
         None => plain_at(text, at),
     }
 }
 
 /// Decodes the JSON escape (or plain character) at byte `at`: the decoded
 /// text and how many bytes it consumed.
-fn decode_at(text: &str, at: usize) -> (String, usize) {
+fn decode_at(text: &str, at: usize) -> (char, usize) {
     let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'\\') {
         return plain_at(text, at);
@@ -133,7 +142,7 @@ fn decode_at(text: &str, at: usize) -> (String, usize) {
         _ => None,
     };
     if let Some(c) = simple {
-        return (c.to_string(), 2);
+        return (c, 2);
     }
     if bytes.get(at + 1) == Some(&b'u')
         && let Some(unit) = hex4(bytes, at + 2)
@@ -145,14 +154,14 @@ fn decode_at(text: &str, at: usize) -> (String, usize) {
             && (0xDC00..0xE000).contains(&low)
         {
             let scalar = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
-            return (char::from_u32(scalar).unwrap_or('\u{fffd}').to_string(), 12);
+            return (char::from_u32(scalar).unwrap_or('\u{fffd}'), 12);
         }
         // A lone surrogate cannot be a Rust char; it is never part of a
         // secret pattern, so the replacement character stands in for it.
-        return (char::from_u32(u32::from(unit)).unwrap_or('\u{fffd}').to_string(), 6);
+        return (char::from_u32(u32::from(unit)).unwrap_or('\u{fffd}'), 6);
     }
     // Not a JSON escape: keep the backslash as it is.
-    ("\\".to_owned(), 1)
+    ('\\', 1)
 }
 
 fn hex4(bytes: &[u8], at: usize) -> Option<u16> {

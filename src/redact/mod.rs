@@ -23,12 +23,14 @@
 pub mod escapes;
 pub mod personal;
 pub mod rules;
+pub mod screen;
 pub mod search;
 pub mod wrapped;
 
 use crate::json;
 use regex::Regex;
 use rules::{BUILTIN_RULES, Rule, is_secret_member};
+use screen::RuleList;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
@@ -120,7 +122,7 @@ pub struct RedactOptions {
 /// Scrubs one capture. See the module docs.
 #[derive(Debug)]
 pub struct Redactor {
-    rules: Vec<Rule>,
+    rules: RuleList,
     /// Placeholder of each secret, keyed by the secret with every escape
     /// level decoded, so one secret gets one placeholder however it was
     /// written and whichever rule found it.
@@ -151,7 +153,7 @@ impl Redactor {
             rules.push(Rule::builtin(spec).map_err(|err| RedactError::BadBuiltinRule(err.to_string()))?);
         }
         Ok(Redactor {
-            rules,
+            rules: RuleList::new(rules),
             placeholders: HashMap::new(),
             counters: HashMap::new(),
             replacements: BTreeMap::new(),
@@ -183,8 +185,12 @@ impl Redactor {
     pub fn user_names_in(&self, value: &Value) -> Vec<String> {
         let mut names = Vec::new();
         // The path rules (their `accept` already refuses generic accounts).
-        let path_rules: Vec<&Rule> =
-            self.rules.iter().filter(|rule| rule.label == USER_LABEL && rule.id != KNOWN_USER_NAME_RULE).collect();
+        let path_rules: Vec<&Rule> = self
+            .rules
+            .all()
+            .iter()
+            .filter(|rule| rule.label == USER_LABEL && rule.id != KNOWN_USER_NAME_RULE)
+            .collect();
         collect_strings(value, &mut |text| {
             for view in escapes::views(text) {
                 for rule in &path_rules {
@@ -200,14 +206,16 @@ impl Redactor {
     /// given, which numbers their placeholders.
     pub fn learn_names(&mut self, names: impl IntoIterator<Item = String>) {
         // In order of first sight, so placeholders are numbered the same way on every run.
+        let mut learned = Vec::new();
         for name in names {
             if !self.learned_user_names.insert(name.clone()) {
                 continue;
             }
             if let Ok(rule) = Rule::plain(KNOWN_USER_NAME_RULE, USER_LABEL, &format!(r"\b{}\b", regex::escape(&name))) {
-                self.rules.push(rule);
+                learned.push(rule);
             }
         }
+        self.rules.extend(learned);
     }
 
     /// Scrubs every string (and member name) of `value` in place. A number
@@ -286,7 +294,7 @@ pub struct NewSecret;
 /// The lint of a [`Redactor`], apart from it (see [`Redactor::linter`]).
 #[derive(Clone, Debug)]
 pub struct Linter {
-    rules: Vec<Rule>,
+    rules: RuleList,
 }
 
 impl Linter {
@@ -352,7 +360,7 @@ fn placeholder_key(secret: &str) -> String {
     escapes::views(secret).pop().map_or_else(|| secret.to_owned(), |view| view.text)
 }
 
-fn scrub_value_with(rules: &[Rule], table: &mut impl Assign, value: &mut Value) -> Result<(), NewSecret> {
+fn scrub_value_with(rules: &RuleList, table: &mut impl Assign, value: &mut Value) -> Result<(), NewSecret> {
     stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || match value {
         Value::String(text) => {
             if let Some(scrubbed) = scrub_changed(rules, table, text)? {
@@ -410,7 +418,7 @@ fn scrub_value_with(rules: &[Rule], table: &mut impl Assign, value: &mut Value) 
 }
 
 /// The scrubbed text, or `None` when nothing needed replacing.
-fn scrub_changed(rules: &[Rule], table: &mut impl Assign, text: &str) -> Result<Option<String>, NewSecret> {
+fn scrub_changed(rules: &RuleList, table: &mut impl Assign, text: &str) -> Result<Option<String>, NewSecret> {
     let mut current: Option<String> = None;
     for _ in 0..MAX_ROUNDS {
         let source = current.as_deref().unwrap_or(text);
@@ -422,7 +430,7 @@ fn scrub_changed(rules: &[Rule], table: &mut impl Assign, text: &str) -> Result<
 
 /// Finds secrets at the shallowest escape level that has any, replaces
 /// them all, and returns the new text (`None`: nothing found).
-fn replace_once(rules: &[Rule], table: &mut impl Assign, text: &str) -> Result<Option<String>, NewSecret> {
+fn replace_once(rules: &RuleList, table: &mut impl Assign, text: &str) -> Result<Option<String>, NewSecret> {
     for view in escapes::views(text) {
         let hits = find_hits(rules, &view.text);
         if hits.is_empty() {
@@ -434,8 +442,8 @@ fn replace_once(rules: &[Rule], table: &mut impl Assign, text: &str) -> Result<O
             if edits.iter().any(|(taken, _)| overlaps(taken, &span)) {
                 continue;
             }
-            let placeholder = table.placeholder(&rules[hit.rule].label, &view.text[hit.range.clone()])?;
-            table.replaced(&rules[hit.rule].id);
+            let placeholder = table.placeholder(&rules.get(hit.rule).label, &view.text[hit.range.clone()])?;
+            table.replaced(&rules.get(hit.rule).id);
             edits.push((span, placeholder));
         }
         if edits.is_empty() {
@@ -452,14 +460,14 @@ fn replace_once(rules: &[Rule], table: &mut impl Assign, text: &str) -> Result<O
 }
 
 /// Every finding of the lint in a document (see [`Redactor::lint`]).
-fn lint_with(rules: &[Rule], text: &str, value: &Value) -> Vec<Finding> {
+fn lint_with(rules: &RuleList, text: &str, value: &Value) -> Vec<Finding> {
     let mut findings = Vec::new();
     for view in escapes::views(text) {
         for hit in find_hits(rules, &view.text) {
             let Some(span) = view.original_span(hit.range.clone()) else { continue };
             let (line, column) = json::line_column(text, span.start);
             let finding = Finding {
-                rule: rules[hit.rule].id.clone(),
+                rule: rules.get(hit.rule).id.clone(),
                 location: format!("line {line}, column {column}"),
                 excerpt: mask(&view.text[hit.range]),
             };
@@ -479,11 +487,16 @@ struct Hit {
 }
 
 /// Every non-overlapping secret in `text`: rules in priority order, never
-/// overlapping a placeholder or an earlier rule's match.
-fn find_hits(rules: &[Rule], text: &str) -> Vec<Hit> {
+/// overlapping a placeholder or an earlier rule's match. Only the rules the
+/// screen lets through search (the others find nothing in `text`).
+fn find_hits(rules: &RuleList, text: &str) -> Vec<Hit> {
+    let mut candidates = rules.candidates(text).peekable();
+    if candidates.peek().is_none() {
+        return Vec::new();
+    }
     let mut taken: Vec<Range<usize>> = placeholder_spans(text);
     let mut hits = Vec::new();
-    for (index, rule) in rules.iter().enumerate() {
+    for (index, rule) in candidates {
         for (range, _) in rule.find_all(text) {
             if taken.iter().any(|t| overlaps(t, &range)) {
                 continue;

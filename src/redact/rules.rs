@@ -546,13 +546,14 @@ impl Rule {
     pub fn find_all<'t>(&self, text: &'t str) -> Vec<(std::ops::Range<usize>, &'t str)> {
         let mut found = Vec::new();
         let mut at = 0;
+        let mut captures = self.finder.create_captures();
         while at <= text.len() {
-            let Some(captures) = self.finder.captures_at(text, at) else { break };
-            let Some(whole) = captures.group(0) else { break };
+            self.finder.search_at(text, at, &mut captures);
+            let Some(whole) = captures.get_group(0).map(|span| span.range()) else { break };
             let secret = if self.groups.is_empty() {
                 Some(whole.clone())
             } else {
-                self.groups.iter().find_map(|&group| captures.group(group))
+                self.groups.iter().find_map(|&group| captures.get_group(group).map(|span| span.range()))
             };
             let accepted = secret.filter(|secret| {
                 let candidate = Candidate {

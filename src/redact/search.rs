@@ -37,6 +37,9 @@ pub const MAX_PROBES: usize = 64;
 pub struct Finder {
     exact: Regex,
     relaxed: Option<Regex>,
+    /// The pattern without its word boundaries (itself when it has none):
+    /// what [`super::screen::Screen`] searches for.
+    loose: Hir,
 }
 
 /// A match: the whole span and each group's span (`None` when the group
@@ -81,34 +84,57 @@ impl Finder {
             meta::Builder::new().configure(config()).build_from_hir(hir).map_err(|err| BuildError(err.to_string()))
         };
         let exact = build(&hir)?;
-        let relaxed = if has_unicode_word_boundary(&hir) { Some(build(&without_word_boundaries(&hir))?) } else { None };
-        Ok(Finder { exact, relaxed })
+        let loose = without_word_boundaries(&hir);
+        let relaxed = if has_unicode_word_boundary(&hir) { Some(build(&loose)?) } else { None };
+        Ok(Finder { exact, relaxed, loose })
+    }
+
+    /// The pattern with every word-boundary assertion removed: it matches
+    /// wherever the pattern does (and maybe elsewhere).
+    pub fn loose_pattern(&self) -> &Hir {
+        &self.loose
+    }
+
+    /// Room for the groups of one match (see [`Finder::search_at`]).
+    pub fn create_captures(&self) -> Captures {
+        self.exact.create_captures()
     }
 
     /// The leftmost-first match starting at or after byte `at` of `text`.
     pub fn captures_at(&self, text: &str, at: usize) -> Option<Found> {
-        let mut captures = self.exact.create_captures();
+        let mut captures = self.create_captures();
+        self.search_at(text, at, &mut captures);
+        found(&captures)
+    }
+
+    /// [`Finder::captures_at`] into `captures` (made by
+    /// [`Finder::create_captures`]), which then holds the match if any:
+    /// one allocation for a whole scan of a text.
+    pub fn search_at(&self, text: &str, at: usize, captures: &mut Captures) {
         let Some(relaxed) = &self.relaxed else {
-            self.exact.search_captures(&Input::new(text).span(at..text.len()), &mut captures);
-            return found(&captures);
+            self.exact.search_captures(&Input::new(text).span(at..text.len()), captures);
+            return;
         };
         let mut from = at;
         for _ in 0..MAX_PROBES {
-            let candidate = relaxed.search(&Input::new(text).span(from..text.len()))?;
+            let Some(candidate) = relaxed.search(&Input::new(text).span(from..text.len())) else {
+                captures.set_pattern(None);
+                return;
+            };
             let start = candidate.start();
             let anchored = Input::new(text).span(start..text.len()).anchored(Anchored::Yes);
-            self.exact.search_captures(&anchored, &mut captures);
+            self.exact.search_captures(&anchored, captures);
             if captures.is_match() {
-                return found(&captures);
+                return;
             }
             // No match of `exact` starts at `start`: go on after it.
             from = next_char_boundary(text, start);
             if from > text.len() {
-                return None;
+                captures.set_pattern(None);
+                return;
             }
         }
-        self.exact.search_captures(&Input::new(text).span(from..text.len()), &mut captures);
-        found(&captures)
+        self.exact.search_captures(&Input::new(text).span(from..text.len()), captures);
     }
 }
 

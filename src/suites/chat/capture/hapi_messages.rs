@@ -42,19 +42,47 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// One kept row: where it is and what the case needs to know about it.
+///
+/// A long session holds about a million of these, so the numbers are kept
+/// without `Option`'s padding: a JSON number is never NaN, which stands for
+/// "absent" in `seq` and `created_at`.
 #[derive(Debug)]
 struct Entry {
     file: u32,
-    offset: u64,
     len: u32,
+    offset: u64,
     hash: u64,
     id: Option<Box<str>>,
-    seq: Option<f64>,
-    seq_int: Option<i64>,
-    created_at: Option<f64>,
-    invoked: bool,
+    seq: f64,
+    created_at: f64,
+    /// `seq` as an integer, when `flags` has [`SEQ_IS_INT`].
+    seq_int: i64,
+    flags: u8,
     mentions: Mentions,
     names: Box<[Box<str>]>,
+}
+
+/// `Entry::flags`: the row's `seq` is an integer (`Entry::seq_int`).
+const SEQ_IS_INT: u8 = 1;
+/// `Entry::flags`: the row carries `invokedAt`.
+const INVOKED: u8 = 2;
+
+impl Entry {
+    fn seq(&self) -> Option<f64> {
+        (!self.seq.is_nan()).then_some(self.seq)
+    }
+
+    fn created_at(&self) -> Option<f64> {
+        (!self.created_at.is_nan()).then_some(self.created_at)
+    }
+
+    fn seq_int(&self) -> Option<i64> {
+        (self.flags & SEQ_IS_INT != 0).then_some(self.seq_int)
+    }
+
+    fn invoked(&self) -> bool {
+        self.flags & INVOKED != 0
+    }
 }
 
 /// What the files said, as they are read.
@@ -64,8 +92,13 @@ struct Collector<'n> {
     reader: RowReader,
     interner: Interner,
     kept: Vec<Entry>,
-    by_id: HashMap<Box<str>, usize>,
+    /// Kept rows by the hash of their id (the id itself is in the entry).
+    by_id: HashMap<u64, usize>,
+    /// Rows whose id's hash is another kept id's: by id (rare).
+    by_colliding_id: HashMap<Box<str>, usize>,
     rows_read: usize,
+    /// Bytes of the rows kept so far (to estimate a stream's row count).
+    bytes_kept: u64,
     without_id: usize,
     /// Ids of rows in pages that say older rows exist.
     older_pages: HashSet<Box<str>>,
@@ -86,7 +119,9 @@ pub fn open(paths: &[PathBuf], names_in: NamesFn<'_>) -> Result<Opened, ImportFa
         interner: Interner::default(),
         kept: Vec::new(),
         by_id: HashMap::new(),
+        by_colliding_id: HashMap::new(),
         rows_read: 0,
+        bytes_kept: 0,
         without_id: 0,
         older_pages: HashSet::new(),
         session: None,
@@ -147,18 +182,23 @@ impl Collector<'_> {
         let entry = self.entry(file, &message, bytes, offset);
         let Some(id) = entry.id.clone() else {
             self.without_id += 1;
-            self.kept.push(entry);
+            self.push(entry, file);
             return Ok(());
         };
-        let Some(&at) = self.by_id.get(&id) else {
-            self.by_id.insert(id, self.kept.len());
-            self.kept.push(entry);
+        let Some(at) = self.kept_with_id(&id) else {
+            let key = hash_bytes(id.as_bytes());
+            if self.by_id.contains_key(&key) {
+                self.by_colliding_id.insert(id, self.kept.len());
+            } else {
+                self.by_id.insert(key, self.kept.len());
+            }
+            self.push(entry, file);
             return Ok(());
         };
         if self.same_row(at, &message, bytes)? {
             return Ok(());
         }
-        let (kept_invoked, new_invoked) = (self.kept[at].invoked, entry.invoked);
+        let (kept_invoked, new_invoked) = (self.kept[at].invoked(), entry.invoked());
         // A row the agent has consumed (`invokedAt` stamped) is the later
         // state of a queued one; otherwise the copy read later wins.
         let keep_new = new_invoked || !kept_invoked;
@@ -177,6 +217,30 @@ impl Collector<'_> {
             self.kept[at] = entry;
         }
         Ok(())
+    }
+
+    /// The index of the kept row with this id.
+    fn kept_with_id(&self, id: &str) -> Option<usize> {
+        let at = *self.by_id.get(&hash_bytes(id.as_bytes()))?;
+        if self.kept[at].id.as_deref() == Some(id) {
+            return Some(at);
+        }
+        self.by_colliding_id.get(id).copied()
+    }
+
+    /// Keeps a new row. The first rows of a large stream reserve room for
+    /// the rows its size promises, so the index is not copied as it grows
+    /// (room never written is never resident).
+    fn push(&mut self, entry: Entry, file: usize) {
+        if self.kept.len() == RESERVE_AFTER
+            && let Some(size) = self.paths.get(file).and_then(|path| std::fs::metadata(path).ok()).map(|m| m.len())
+        {
+            let average = (self.bytes_kept / RESERVE_AFTER as u64).max(1);
+            let promised = usize::try_from(size / average).unwrap_or(usize::MAX).min(MAX_RESERVED_ROWS);
+            self.kept.reserve(promised.saturating_mul(5) / 4);
+        }
+        self.bytes_kept += u64::from(entry.len);
+        self.kept.push(entry);
     }
 
     /// Whether the row kept at `at` and a new copy are the same message: the
@@ -199,16 +263,18 @@ impl Collector<'_> {
                 names.push(name.into());
             }
         }
+        let seq_int = message.get("seq").and_then(Value::as_i64);
+        let invoked = message.get("invokedAt").is_some_and(|v| !v.is_null());
         Entry {
             file: u32::try_from(file).unwrap_or(u32::MAX),
-            offset,
             len: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+            offset,
             hash: hash_bytes(bytes.as_bytes()),
             id: message.get("id").and_then(Value::as_str).map(Box::from),
-            seq: number("seq"),
-            seq_int: message.get("seq").and_then(Value::as_i64),
-            created_at: number("createdAt"),
-            invoked: message.get("invokedAt").is_some_and(|v| !v.is_null()),
+            seq: number("seq").unwrap_or(f64::NAN),
+            created_at: number("createdAt").unwrap_or(f64::NAN),
+            seq_int: seq_int.unwrap_or(0),
+            flags: if seq_int.is_some() { SEQ_IS_INT } else { 0 } | if invoked { INVOKED } else { 0 },
             mentions: window::scan(message, &mut self.interner),
             names: names.into(),
         }
@@ -221,7 +287,9 @@ impl Collector<'_> {
             notices.push(format!("{} messages have no string `id` and could not be de-duplicated", self.without_id));
         }
         let mut entries = std::mem::take(&mut self.kept);
-        entries.sort_by(order);
+        self.by_id = HashMap::new();
+        self.by_colliding_id = HashMap::new();
+        sort_in_place(&mut entries);
         let dropped = self.rows_read - entries.len();
 
         let (agent_state, session_id) = match &self.session {
@@ -241,7 +309,7 @@ impl Collector<'_> {
         let has_more = entries.first().and_then(|e| e.id.as_ref()).is_some_and(|id| self.older_pages.contains(id));
         note_seq_gaps(&entries, &mut notices);
 
-        let seqs: Vec<f64> = entries.iter().filter_map(|e| e.seq).collect();
+        let seqs: Vec<f64> = entries.iter().filter_map(Entry::seq).collect();
         let mut detail = Vec::new();
         if let (Some(first), Some(last)) = (seqs.first(), seqs.last()) {
             detail.push(format!("seq {}–{}", json::format_js_number(*first), json::format_js_number(*last)));
@@ -281,6 +349,8 @@ impl Collector<'_> {
     }
 }
 
+/// Rows that say no id, seq or createdAt are taken after those that do
+/// (and the server's own order is kept among equals: the sort is stable).
 fn order(a: &Entry, b: &Entry) -> Ordering {
     let by = |x: Option<f64>, y: Option<f64>| match (x, y) {
         (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
@@ -288,9 +358,41 @@ fn order(a: &Entry, b: &Entry) -> Ordering {
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
     };
-    let id = |e: &Entry| e.id.as_deref().unwrap_or("").to_owned();
-    by(a.seq, b.seq).then_with(|| by(a.created_at, b.created_at)).then_with(|| id(a).cmp(&id(b)))
+    fn id(entry: &Entry) -> &str {
+        entry.id.as_deref().unwrap_or("")
+    }
+    by(a.seq(), b.seq()).then_with(|| by(a.created_at(), b.created_at())).then_with(|| id(a).cmp(id(b)))
 }
+
+/// Sorts rows by [`order`], stably, without the half-size buffer a stable
+/// sort of the rows themselves takes: positions are sorted (ties by
+/// position, so an unstable sort gives the stable order) and the rows then
+/// moved into place cycle by cycle.
+fn sort_in_place(entries: &mut [Entry]) {
+    let mut positions: Vec<u32> = (0..u32::try_from(entries.len()).unwrap_or(u32::MAX)).collect();
+    if positions.len() < entries.len() {
+        entries.sort_by(order);
+        return;
+    }
+    positions.sort_unstable_by(|&a, &b| order(&entries[a as usize], &entries[b as usize]).then(a.cmp(&b)));
+    // `positions[i]` is the row that belongs at `i`.
+    for start in 0..positions.len() {
+        let mut at = start;
+        while positions[at] as usize != start {
+            let from = positions[at] as usize;
+            entries.swap(at, from);
+            positions[at] = at as u32;
+            at = from;
+        }
+        positions[at] = at as u32;
+    }
+}
+
+/// Rows kept before a stream's row count is estimated from its size.
+const RESERVE_AFTER: usize = 1024;
+/// The most rows reserved ahead (about 1 GB of index; beyond it the index
+/// grows as it goes).
+const MAX_RESERVED_ROWS: usize = 8_000_000;
 
 fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
@@ -352,7 +454,9 @@ pub struct HapiCase {
     reader: RowReader,
     entries: Vec<Entry>,
     interner: Interner,
-    /// `agentState` and `options`, as the whole input has them.
+    /// `agentState` and `options`, as the whole input has them, but for an
+    /// object agentState once it is indexed: it then lives in `state` only
+    /// (an empty object keeps its place here; see [`HapiCase::whole_rest`]).
     rest: Map<String, Value>,
     /// The agentState's permissions by tool id, when it is an object.
     state: Option<StateIndex>,
@@ -379,6 +483,15 @@ impl HapiCase {
         base
     }
 
+    /// `rest` with the agentState whole again.
+    fn whole_rest(&self) -> Map<String, Value> {
+        let mut rest = self.rest.clone();
+        if let Some(state) = &self.state {
+            rest.insert("agentState".to_owned(), state.whole());
+        }
+        rest
+    }
+
     fn opened_here(&self, window: &Planned) -> Vec<u32> {
         self.entries[window.first..=window.last].iter().flat_map(|e| e.mentions.opens().iter().copied()).collect()
     }
@@ -400,11 +513,12 @@ impl IndexedCase for HapiCase {
         for id in self.entries.iter().flat_map(|e| e.mentions.opens()) {
             opened[*id as usize] = true;
         }
-        self.state = self
-            .rest
-            .get("agentState")
-            .and_then(Value::as_object)
-            .map(|state| StateIndex::new(state.clone(), &self.interner, &opened));
+        if self.state.is_none()
+            && let Some(Value::Object(state)) = self.rest.get_mut("agentState")
+        {
+            // Moved, not copied: a long session's agentState is held once.
+            self.state = Some(StateIndex::new(std::mem::take(state), &self.interner, &opened));
+        }
         self.opened = opened;
         self.windows.iter().map(|w| PlannedWindow { first: w.first, last: w.last, oversized: w.oversized }).collect()
     }
@@ -463,7 +577,7 @@ impl IndexedCase for HapiCase {
     }
 
     fn rest(&self) -> Value {
-        Value::Object(self.rest.clone())
+        Value::Object(self.whole_rest())
     }
 
     fn late_window_input(&self, index: usize, items: Vec<Value>, rest: &Value, redactor: &Redactor) -> Value {
@@ -490,7 +604,7 @@ impl IndexedCase for HapiCase {
     fn into_whole(mut self: Box<Self>) -> Result<CapturedCase, ImportFailure> {
         let count = self.entries.len();
         let messages = if count == 0 { Vec::new() } else { self.read_items(0, count - 1)? };
-        let mut input = self.base(&self.rest);
+        let mut input = self.base(&self.whole_rest());
         input.insert("messages".to_owned(), Value::Array(messages));
         Ok(CapturedCase { input: Value::Object(input), label: self.label.clone(), provenance: self.provenance.clone() })
     }
@@ -865,7 +979,7 @@ mod spans {
 /// Says where integer `seq` values skip numbers (a page may be missing; the
 /// server also hides some rows, so this is a notice, not an error).
 fn note_seq_gaps(entries: &[Entry], notices: &mut Vec<String>) {
-    let seqs: Vec<i64> = entries.iter().filter_map(|e| e.seq_int).collect();
+    let seqs: Vec<i64> = entries.iter().filter_map(Entry::seq_int).collect();
     let gaps: Vec<String> = seqs
         .windows(2)
         .filter(|pair| pair[1] > pair[0] + 1)
@@ -884,7 +998,7 @@ fn note_seq_gaps(entries: &[Entry], notices: &mut Vec<String>) {
 
 /// The UTC day of the newest `createdAt`: when the capture's content ends.
 fn capture_day(entries: &[Entry]) -> Option<String> {
-    let newest = entries.iter().filter_map(|e| e.created_at).fold(None, |acc, t| {
+    let newest = entries.iter().filter_map(Entry::created_at).fold(None, |acc, t| {
         Some(match acc {
             Some(best) if best >= t => best,
             _ => t,

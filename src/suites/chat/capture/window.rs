@@ -332,6 +332,16 @@ impl StateIndex {
         StateIndex { template, lists, by_id, orphans }
     }
 
+    /// The agentState as it was given to [`StateIndex::new`], every entry
+    /// in its place.
+    pub fn whole(&self) -> Value {
+        let mut state = self.template.clone();
+        for (key, entries) in &self.lists {
+            state.insert(key.clone(), Value::Object(entries.iter().cloned().collect()));
+        }
+        Value::Object(state)
+    }
+
     /// The agentState of a window whose messages open `opened_here`.
     pub fn window(&self, opened_here: &[u32], is_last: bool) -> Value {
         let mut taken: Vec<(usize, usize)> =
