@@ -290,12 +290,46 @@ fn an_implementation_is_never_told_a_version_the_document_does_not_hold() {
     }
 }
 
+/// A small reply nested 9,990 deep (inside every limit) once gave a 400 MB
+/// report for one case that `compare`, `baseline write`, `report html` and
+/// `report merge` then refused ("nesting deeper than 10000 levels").
+fn a_deep_reply_gives_a_small_report_every_reader_reads_back() {
+    let Some(python) = common::python() else { return common::skip("python3 is not installed") };
+    let (dir, chat) = one_fixture_tree();
+    write_fixture(&chat, &chat_fixture("second", "hi", "hi"));
+    let adapter = format!("{python} {}", common::path_arg("tests/adapters/deep_reply.py"));
+    let out = dir.path().join("out");
+    let args = ["run", ".", "--impl-cmd", &adapter, "--format", "json", "--format", "html", "--out"];
+    let finished = run_in(dir.path(), &[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(finished.code, Some(1), "{}", finished.text());
+    let json = out.join("conform-report.json");
+    let size = std::fs::metadata(&json).unwrap().len();
+    assert!(size < 10 << 20, "{size} bytes of report for two cases");
+    let case = &report(&out)["cases"][0];
+    assert_eq!(case["verdict"], "fail", "{case}");
+    let cut = case["cut"].to_string();
+    assert!(cut.contains("nested deeper than 64 levels elided"), "{cut}");
+    let report_path = json.to_str().unwrap();
+    let readers: [&[&str]; 4] = [
+        &["compare", report_path, report_path],
+        &["baseline", "write", "--from", report_path],
+        &["report", "html", report_path, "--out", "again.html"],
+        &["report", "merge", report_path, "--out", "merged"],
+    ];
+    for reader in readers {
+        let read = run_in(dir.path(), reader);
+        assert_ne!(read.code, Some(2), "{reader:?}: {}", read.text());
+        assert!(!read.stderr.contains("error:"), "{reader:?}: {}", read.stderr);
+    }
+}
+
 crate::trials![
     special_files_named_like_fixtures_are_notes_and_never_opened,
     a_fifo_version_file_is_an_error_line_not_a_hang,
     a_fixture_over_the_size_limit_is_refused_before_it_is_read,
     a_document_with_too_many_values_is_a_located_error,
     a_reply_with_too_many_values_is_a_verdict_not_an_allocation,
+    a_deep_reply_gives_a_small_report_every_reader_reads_back,
     running_out_of_memory_is_one_clear_line,
     a_number_beyond_a_double_is_refused_everywhere_saying_why,
     a_newline_in_a_file_name_does_not_split_a_message,
