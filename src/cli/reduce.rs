@@ -1,10 +1,10 @@
 //! `conform reduce`.
 
-use super::implementation::ImplementationArgs;
+use super::implementation::{ImplementationArgs, Subject};
 use anyhow::bail;
 use clap::Args;
 use conform::error::exit_code;
-use conform::fixture::{FixtureStatus, SuiteFilter, discover, load};
+use conform::fixture::{FixtureStatus, LoadedFixture, SuiteFilter, discover, load};
 use conform::reduce::{ReduceFixtureError, ReduceFixtureOptions, reduce_fixture};
 use conform::review::{WriteMode, running_in_ci, write_fixture};
 use std::path::PathBuf;
@@ -33,26 +33,9 @@ pub struct ReduceArgs {
 
 pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
-    let discovery = discover(std::slice::from_ref(&args.fixture), &SuiteFilter::default())?;
-    super::print_notices(&discovery.notices);
-    let corpus = load(&discovery.files);
-    let [fixture] = corpus.fixtures.as_slice() else {
-        bail!("{}: expected exactly one fixture file", args.fixture.display());
-    };
-    if let FixtureStatus::Invalid(problems) = &fixture.status {
-        for problem in problems {
-            super::error(problem);
-        }
-        return Ok(exit_code::CANNOT_JUDGE);
-    }
+    let Some(fixture) = load_the_fixture(&args.fixture)? else { return Ok(exit_code::CANNOT_JUDGE) };
     let interrupted = super::interrupt::flag();
-    // Every candidate may crash the implementation (that can be the failure
-    // being reduced), so the restart budget is the run budget: running out of
-    // restarts must not turn into a different verdict mid-reduction.
-    let mut implementation = args.implementation.clone();
-    let limits = &mut implementation.external.limits;
-    limits.max_restarts = limits.max_restarts.max(saturate(args.max_tests));
-    let started = implementation.start(Arc::clone(&interrupted), false)?;
+    let started = start_for_reduction(&args.implementation, args.max_tests, &interrupted)?;
     let options = ReduceFixtureOptions {
         name: args.name.as_deref(),
         out: args.out.as_deref(),
@@ -61,7 +44,7 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
         cancel: Some(&interrupted),
     };
     let subject = started.implementation();
-    let reduced = reduce_fixture(fixture, subject, &options);
+    let reduced = reduce_fixture(&fixture, subject, &options);
     subject.finish();
     if let Some(external) = started.external() {
         external.print_notes();
@@ -78,6 +61,39 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
     reduced.write_summary(&mut std::io::stdout().lock(), args.max_tests)?;
     super::print_written(&write_fixture(&reduced.target, &reduced.text, mode)?, "");
     Ok(exit_code::CONFORMANT)
+}
+
+/// The one fixture file `path` names, loaded; `None` (its problems printed)
+/// when it is invalid.
+fn load_the_fixture(path: &std::path::Path) -> anyhow::Result<Option<LoadedFixture>> {
+    let discovery = discover(std::slice::from_ref(&path.to_path_buf()), &SuiteFilter::default())?;
+    super::print_notices(&discovery.notices);
+    let corpus = load(&discovery.files);
+    let Ok([fixture]) = <[LoadedFixture; 1]>::try_from(corpus.fixtures) else {
+        bail!("{}: expected exactly one fixture file", path.display());
+    };
+    if let FixtureStatus::Invalid(problems) = &fixture.status {
+        for problem in problems {
+            super::error(problem);
+        }
+        return Ok(None);
+    }
+    Ok(Some(fixture))
+}
+
+/// Starts the implementation with a restart budget as large as the run
+/// budget: every candidate may crash it (that can be the failure being
+/// reduced), and running out of restarts must not turn into a different
+/// verdict mid-reduction.
+fn start_for_reduction(
+    implementation: &ImplementationArgs,
+    max_tests: usize,
+    interrupted: &Arc<std::sync::atomic::AtomicBool>,
+) -> anyhow::Result<Subject> {
+    let mut implementation = implementation.clone();
+    let limits = &mut implementation.external.limits;
+    limits.max_restarts = limits.max_restarts.max(saturate(max_tests));
+    implementation.start(Arc::clone(interrupted), false)
 }
 
 fn saturate(count: usize) -> u32 {
