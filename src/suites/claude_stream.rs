@@ -14,7 +14,8 @@
 //! leaves them out. Client control requests (initialize, interrupt) are
 //! frames neither suite sees and are always left out.
 //!
-//! * [`import_events`]: one `claude-events` input per SDK `query()` run. A
+//! * [`import_events`]: one `claude-events` input per SDK `query()` run (a
+//!   session transcript is one input, see below). A
 //!   `system/init` that follows a `result` frame starts the next input
 //!   (that is how stream-json input mode runs several turns in one process;
 //!   a background sub-agent's second init before the first result stays in
@@ -47,10 +48,13 @@
 //! **Sniffing.** [`sniff_stream`] and [`sniff_stream_or_transcript`] tell
 //! from the first lines whether a file is what the suite reads: a Claude
 //! frame (a kind the display model routes, or any `type` with a
-//! `session_id`) or a transcript entry. `claude-events` takes stream-json
-//! only: a transcript has neither the `system/init` nor the `result` that
-//! open and close a `query()` run, so its events would end in a `done` no
-//! runtime sent.
+//! `session_id`) or a transcript entry. Both suites take both.
+//!
+//! **Transcripts for `claude-events`.** A transcript has neither the
+//! `system/init` nor the `result` that open and close a `query()` run: its
+//! input says `source: "transcript"` (the first entry starts the session,
+//! the user prompts are user events) and `end: "cut-off"` (no `done` that no
+//! runtime sent).
 
 use crate::suite::capture::lines::{
     CaptureLine, CutLine, ImportError, parse_capture_lines, parse_capture_lines_cut_tail, parse_companion_lines,
@@ -110,6 +114,8 @@ pub struct SkippedLine {
 /// A capture read into SDK frames.
 struct Frames {
     frames: Vec<Value>,
+    /// Some line was a session-transcript entry.
+    transcript: bool,
     skipped: Vec<SkippedLine>,
     cut: Option<CutLine>,
 }
@@ -125,11 +131,13 @@ fn read_frames(text: &str) -> Result<Frames, ImportError> {
     }
     let mut frames = Vec::new();
     let mut skipped = Vec::new();
+    let mut transcript = false;
     for CaptureLine { line, value: entry } in lines {
         if !is_transcript_entry(&entry) {
             frames.push(entry);
             continue;
         }
+        transcript = true;
         match from_transcript(&entry) {
             Some(frame) => frames.push(frame),
             None => skipped.push(SkippedLine { line, kind: kind_of(&entry) }),
@@ -138,7 +146,7 @@ fn read_frames(text: &str) -> Result<Frames, ImportError> {
     if frames.is_empty() {
         return Err(ImportError::NoFrames { skipped: skipped.len() });
     }
-    Ok(Frames { frames, skipped, cut })
+    Ok(Frames { frames, transcript, skipped, cut })
 }
 
 /// Whether the stream stops before the runtime finished: its last
@@ -154,7 +162,10 @@ fn ends_before_result(frames: &[Value]) -> bool {
 /// Imports a stream-json capture, with its stdin companion when there is
 /// one, as `claude-events` inputs. See the module docs.
 pub fn import_events(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
-    let Frames { frames, skipped, cut } = read_frames(text)?;
+    let Frames { frames, transcript, skipped, cut } = read_frames(text)?;
+    if transcript {
+        return Ok(ClaudeImport { inputs: vec![transcript_input(frames)], skipped, cut });
+    }
     let mut client = ClientLines::read(stdin, false)?;
     let mut runs: Vec<Vec<Value>> = vec![Vec::new()];
     let mut seen_result = false;
@@ -185,6 +196,18 @@ pub fn import_events(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, Im
     Ok(ClaudeImport { inputs, skipped, cut })
 }
 
+/// A session transcript as one `claude-events` input: `source:
+/// "transcript"` (its first entry starts the session, its prompts are user
+/// events) and `end: "cut-off"`, because a transcript never holds the
+/// `result` that ends a run: nothing says the agent finished.
+fn transcript_input(messages: Vec<Value>) -> Value {
+    let mut input = events_input(messages, true);
+    if let Some(object) = input.as_object_mut() {
+        object.insert("source".to_owned(), Value::from("transcript"));
+    }
+    input
+}
+
 fn events_input(messages: Vec<Value>, cut_off: bool) -> Value {
     let mut object = Map::new();
     object.insert("sessionId".to_owned(), Value::from(IMPORTED_SESSION_ID));
@@ -197,7 +220,7 @@ fn events_input(messages: Vec<Value>, cut_off: bool) -> Value {
 /// one) or a session transcript as `claude-display` inputs. See the module
 /// docs.
 pub fn import_display(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
-    let Frames { frames, skipped, cut } = read_frames(text)?;
+    let Frames { frames, skipped, cut, .. } = read_frames(text)?;
     let mut client = ClientLines::read(stdin, true)?;
     let mut messages = Vec::new();
     for frame in frames {
@@ -216,25 +239,11 @@ pub fn import_display(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, I
 }
 
 /// Sniffs a `claude-events` capture: the stdout of `claude -p
-/// --output-format stream-json`. A session transcript is refused (see the
-/// module docs), and so is a file whose first telling line is no Claude
-/// frame.
+/// --output-format stream-json`, or a session transcript (read as one, see
+/// [`import_events`]). A file whose first telling line is no Claude frame
+/// is refused.
 pub fn sniff_stream(text: &str) -> Sniff {
-    by_first_telling_line(
-        text,
-        |value| is_claude_frame(value) && !is_transcript_entry(value),
-        |value| {
-            if is_transcript_entry(value) {
-                Some(
-                    "a session-transcript entry; claude-events reads `claude -p --output-format stream-json` \
-                     stdout (a transcript has no system/init and no result to open and close a run)"
-                        .to_owned(),
-                )
-            } else {
-                not_claude(value)
-            }
-        },
-    )
+    sniff_stream_or_transcript(text)
 }
 
 /// Sniffs a `claude-display` capture: stream-json stdout or a session

@@ -102,7 +102,8 @@ fn capture_into(
     (output, files_ending(out, ".json.new"))
 }
 
-fn a_file_of_another_format_is_refused_unless_forced() -> Result<(), Box<dyn std::error::Error>> {
+fn a_file_of_another_format_is_refused_unless_forced_and_transcripts_read_as_transcripts()
+-> Result<(), Box<dyn std::error::Error>> {
     let Some(third_party) = shared("captures/third-party") else { return Ok(()) };
     let stream = third_party.join("claude-stream-json/link-assistant-hive-mind__background-disabled.jsonl");
     let transcript = third_party.join("claude-session-jsonl/slopus-happy-cli__task_non_sdk.jsonl");
@@ -121,20 +122,21 @@ fn a_file_of_another_format_is_refused_unless_forced() -> Result<(), Box<dyn std
     assert!(text.contains("--force-format imports it as codex-exec-jsonl anyway"), "{text}");
     assert_eq!(text.trim().lines().count(), 1, "one clear line: {text}");
 
-    // A session transcript given to claude-events: refused; claude-display reads it.
+    // A session transcript given to claude-events: read as a transcript without --force-format (it was
+    // refused before), one case that starts its session from the first entry and ends cut off.
     let (output, pending) =
         capture_into(&root.path().join("b"), "claude-events", "claude-stream-json", &[], &transcript);
-    assert_eq!(output.code, Some(2), "{}", output.text());
-    assert!(pending.is_empty());
-    assert!(output.text().contains("is a session-transcript entry"), "{}", output.text());
+    assert!(output.success() && pending.len() == 1, "{}", output.text());
+    let case: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&pending[0])?)?;
+    assert_eq!(case["input"]["source"], "transcript");
+    assert_eq!(case["input"]["end"], "cut-off");
+    assert_eq!(case["expected"]["unfinished"], true);
+    let events = case["expected"]["events"].as_array().cloned().unwrap_or_default();
+    assert_eq!(events.first().map(|event| &event["type"]), Some(&serde_json::json!("session_ready")));
+    assert!(events.iter().any(|event| event["type"] == "user_message"), "{events:?}");
+    assert!(events.iter().all(|event| event["type"] != "done"), "{events:?}");
     let (output, pending) =
         capture_into(&root.path().join("c"), "claude-display", "claude-stream-json", &[], &transcript);
-    assert!(output.success() && pending.len() == 1, "{}", output.text());
-
-    // --force-format imports it anyway.
-    let forced = ["--force-format"];
-    let (output, pending) =
-        capture_into(&root.path().join("d"), "claude-events", "claude-stream-json", &forced, &transcript);
     assert!(output.success() && pending.len() == 1, "{}", output.text());
     Ok(())
 }
@@ -177,6 +179,6 @@ fn a_last_line_cut_mid_write_imports_what_is_complete() -> Result<(), Box<dyn st
 crate::trials![
     real_agent_runtime_captures_become_passing_fixtures,
     a_format_names_the_suites_it_serves,
-    a_file_of_another_format_is_refused_unless_forced,
+    a_file_of_another_format_is_refused_unless_forced_and_transcripts_read_as_transcripts,
     a_last_line_cut_mid_write_imports_what_is_complete
 ];

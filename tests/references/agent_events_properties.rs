@@ -170,14 +170,18 @@ fn corpus_items(suite: &str, key: &str) -> Vec<Vec<Value>> {
 }
 
 static CLAUDE: LazyLock<Vec<Vec<Value>>> = LazyLock::new(|| corpus_items("claude-events", "messages"));
-/// How each `claude-events` fixture stream ended (in `CLAUDE`'s order), so
-/// that cut-off streams are replayed as cut off.
-static CLAUDE_ENDS: LazyLock<Vec<End>> = LazyLock::new(|| {
+/// How each `claude-events` fixture stream ended and whether it is a session
+/// transcript (in `CLAUDE`'s order), so that cut-off streams are replayed as
+/// cut off and transcripts as transcripts.
+static CLAUDE_ENDS: LazyLock<Vec<(End, bool)>> = LazyLock::new(|| {
     own_fixtures("claude-events")
         .iter()
         .map(|path| read_document(path))
         .filter(|document| document["input"]["messages"].is_array())
-        .map(|document| End::parse(&document["input"]["end"]).expect("a fixture's end parses"))
+        .map(|document| {
+            let end = End::parse(&document["input"]["end"]).expect("a fixture's end parses");
+            (end, document["input"]["source"] == "transcript")
+        })
         .collect()
 });
 static APP: LazyLock<Vec<Vec<Value>>> = LazyLock::new(|| corpus_items("codex-app-server-events", "frames"));
@@ -292,7 +296,12 @@ fn claude(items: &[Value], split: &[usize]) -> StreamOutput {
 }
 
 fn claude_ending(items: &[Value], split: &[usize], end: &End) -> StreamOutput {
-    let mut normalizer = ClaudeNormalizer::new("session-1");
+    claude_source(items, split, end, false)
+}
+
+fn claude_source(items: &[Value], split: &[usize], end: &End, transcript: bool) -> StreamOutput {
+    let mut normalizer =
+        if transcript { ClaudeNormalizer::for_transcript("session-1") } else { ClaudeNormalizer::new("session-1") };
     for piece in pieces(items, split) {
         normalizer.feed(piece, &mut NoTrace);
     }
@@ -468,11 +477,12 @@ proptest! {
 fn every_split_point_of_every_fixture_stream_gives_the_same_output() {
     let mut splits = 0;
     assert_eq!(CLAUDE.len(), CLAUDE_ENDS.len());
-    assert!(CLAUDE_ENDS.contains(&End::CutOff), "the corpus holds cut-off streams");
-    for (items, end) in CLAUDE.iter().zip(CLAUDE_ENDS.iter()) {
-        let whole = claude_ending(items, &[], end);
+    assert!(CLAUDE_ENDS.iter().any(|(end, _)| *end == End::CutOff), "the corpus holds cut-off streams");
+    assert!(CLAUDE_ENDS.iter().any(|(_, transcript)| *transcript), "the corpus holds session transcripts");
+    for (items, (end, transcript)) in CLAUDE.iter().zip(CLAUDE_ENDS.iter()) {
+        let whole = claude_source(items, &[], end, *transcript);
         for cut in 0..=items.len() {
-            assert_eq!(claude_ending(items, &[cut], end), whole);
+            assert_eq!(claude_source(items, &[cut], end, *transcript), whole);
             splits += 1;
         }
     }

@@ -31,6 +31,9 @@ pub enum EventType {
     Done,
     /// An error occurred.
     Error,
+    /// What the person typed (a session transcript's user prompt), as the
+    /// client's own `user_message` bubble.
+    UserMessage,
 }
 
 impl EventType {
@@ -47,6 +50,7 @@ impl EventType {
             EventType::Result => "result",
             EventType::Done => "done",
             EventType::Error => "error",
+            EventType::UserMessage => "user_message",
         }
     }
 }

@@ -27,7 +27,10 @@ pub enum Class {
     /// Row 2.
     ToolReturn,
     /// Rows 3–4, hidden: `rule` is the text rule that named it, if any.
-    Machinery { rule: Option<Rule> },
+    Machinery {
+        /// The text rule that named it, if any.
+        rule: Option<Rule>,
+    },
     /// Row 4's notify rule: a task notification rewritten to its summary.
     Notification,
     /// Row 5.

@@ -12,12 +12,12 @@
 //! `notices` the other two tracks, `projection` writes JSON.
 //! Captures become inputs in [`crate::capture::claude_stream`].
 
-mod classification;
+pub mod classification;
 mod ingest;
 pub mod kinds;
 mod model;
 mod notices;
-mod parts;
+pub mod parts;
 mod previews;
 mod projection;
 mod refusals;

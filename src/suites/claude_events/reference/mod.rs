@@ -30,13 +30,17 @@ pub use normalize::{ClaudeNormalizer, End};
 use crate::suite::RuleTrace;
 use serde_json::Value;
 
-/// The suite reference: `{sessionId, messages, end}` → `{events, dispositions}`.
+/// The suite reference: `{sessionId, messages, end, source?}` → `{events, dispositions}`.
 pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
     let input = input.as_object().ok_or("the input is not a JSON object")?;
     let session_id = input.get("sessionId").and_then(Value::as_str).ok_or("`sessionId` must be a string")?;
     let messages = input.get("messages").and_then(Value::as_array).ok_or("`messages` must be an array")?;
     let end = End::parse(input.get("end").unwrap_or(&Value::Null))?;
-    let mut normalizer = ClaudeNormalizer::new(session_id);
+    let mut normalizer = match input.get("source").and_then(Value::as_str) {
+        None | Some("stream-json") => ClaudeNormalizer::new(session_id),
+        Some("transcript") => ClaudeNormalizer::for_transcript(session_id),
+        Some(_) => return Err("`source` must be \"stream-json\" or \"transcript\"".to_owned()),
+    };
     normalizer.feed(messages, trace);
     let mut output = normalizer.finish(&end, trace).to_value();
     if end == End::CutOff

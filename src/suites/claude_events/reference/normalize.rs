@@ -86,12 +86,21 @@ pub struct ClaudeNormalizer {
     streaming_message: Option<String>,
     /// Sub-agent spawns and the inline sidechain entries of transcripts.
     sidechains: Sidechains,
+    /// The messages are a session transcript's entries (`source:
+    /// "transcript"`): its first entry starts the session and its user
+    /// prompts are `user_message` events.
+    transcript: bool,
+    /// A `session_ready` was emitted (by `system/init`, or a transcript's
+    /// first entry).
+    session_started: bool,
 }
 
 const NO_TEXT: &str = "a text block without a text string";
 const REPEATED: &str = "repeats a content block of the same message (message.id) already mapped";
 const STREAMED: &str = "its text arrived as stream_event deltas, which were mapped";
 const STREAMED_OTHERWISE: &str = "its text differs from the stream_event deltas already mapped, which stand";
+const MACHINERY: &str =
+    "CLI machinery recorded as a user entry (isMeta, a command record, an interrupt marker, hook output), not a prompt";
 const SUPERSEDED: &str = "superseded by a later result frame; only the last result text is emitted";
 
 impl ClaudeNormalizer {
@@ -106,7 +115,15 @@ impl ClaudeNormalizer {
             streams: HashMap::new(),
             streaming_message: None,
             sidechains: Sidechains::default(),
+            transcript: false,
+            session_started: false,
         }
+    }
+
+    /// A normalizer for a session transcript's entries (see the `transcript`
+    /// field).
+    pub fn for_transcript(session_id: impl Into<String>) -> Self {
+        ClaudeNormalizer { transcript: true, ..ClaudeNormalizer::new(session_id) }
     }
 
     /// Feeds the next messages of the stream.
@@ -217,6 +234,7 @@ impl ClaudeNormalizer {
     /// session ids.
     fn init(&mut self, kind: String, message: &Map<String, Value>, trace: &mut dyn RuleTrace) {
         let first = self.out.next_index();
+        self.session_started = true;
         if let Some(provider_session_id) = non_empty_str(message.get("session_id")) {
             trace.hit("claude.init.session-ready");
             let data = session_ready_data(Some(&self.session_id), provider_session_id);
@@ -235,7 +253,31 @@ impl ClaudeNormalizer {
             trace.hit("claude.subagent-id");
         }
         let subagent_id = subagent_id.or_else(|| self.sidechains.attribute(message, trace));
+        if self.transcript && !self.session_started {
+            self.transcript_session_start(message, trace);
+        }
         let content = message.get("message").and_then(|m| m.get("content"));
+        if self.transcript && role == Role::User && subagent_id.is_none() {
+            match transcript_user_entry(message, content) {
+                UserEntry::Prompt(text) => {
+                    trace.hit("claude.transcript.user-prompt");
+                    let index = self.out.push(EventType::UserMessage, text_data(&text));
+                    let blocks = content
+                        .and_then(Value::as_array)
+                        .map(|blocks| blocks.iter().map(|block| prompt_block_disposition(block, index)).collect());
+                    return self.out.record(Disposition {
+                        kind,
+                        outcome: outcome_since(first, self.out.next_index(), Cow::Borrowed("")),
+                        blocks,
+                    });
+                }
+                UserEntry::Machinery => {
+                    trace.hit("claude.transcript.user-machinery");
+                    return self.settle_machinery(kind, first);
+                }
+                UserEntry::ToolReturn => {}
+            }
+        }
         let Some(blocks) = content.and_then(Value::as_array) else {
             let reason = if truthy(content) { "content is not a block array (plain text)" } else { "no content" };
             trace.hit("claude.content.not-blocks");
@@ -290,6 +332,24 @@ impl ClaudeNormalizer {
         }
         let outcome = outcome_since(first, self.out.next_index(), Cow::Borrowed("no content block produced an event"));
         self.out.record(Disposition { kind, outcome, blocks: Some(dispositions) });
+    }
+
+    /// A transcript's first entry with a session id starts the session:
+    /// `session_ready` as `system/init` gives it, inside that entry's
+    /// disposition.
+    fn transcript_session_start(&mut self, message: &Map<String, Value>, trace: &mut dyn RuleTrace) {
+        let Some(provider_session_id) = non_empty_str(message.get("session_id")) else { return };
+        trace.hit("claude.transcript.session-ready");
+        self.session_started = true;
+        let data = session_ready_data(Some(&self.session_id), provider_session_id);
+        self.out.push(EventType::SessionReady, data);
+    }
+
+    /// A transcript's user entry that is CLI machinery (a hidden `isMeta`
+    /// entry such as Stop-hook feedback, a command record, an interrupt
+    /// marker): no user event; the session start, if it came with it, stays.
+    fn settle_machinery(&mut self, kind: String, first: usize) {
+        self.out.settle(kind, first, Cow::Borrowed(MACHINERY));
     }
 
     /// Maps one content block; returns why it produced nothing, if it did.
@@ -585,4 +645,51 @@ fn tool_result(block: &Value) -> Map<String, Value> {
     let is_error = or(block.get("is_error"), None).cloned().unwrap_or(Value::Bool(false));
     data.insert("is_error".to_owned(), is_error);
     data
+}
+
+/// What a transcript's `user` entry is.
+enum UserEntry {
+    /// Something the person typed: its text.
+    Prompt(String),
+    /// CLI machinery written as a user entry.
+    Machinery,
+    /// Tool results (mapped block by block as in a stream).
+    ToolReturn,
+}
+
+/// Classifies a transcript's main-thread `user` entry as claude-display's
+/// six-row classification does; a prompt's text is its string content, or
+/// its text blocks joined with a blank line.
+fn transcript_user_entry(message: &Map<String, Value>, content: Option<&Value>) -> UserEntry {
+    use crate::suites::claude_display::reference::classification::{Class, Place, classify};
+    use crate::suites::claude_display::reference::parts::{block_text, text_block};
+    let blocks = match content {
+        Some(Value::String(text)) => vec![text_block(text)],
+        Some(Value::Array(blocks)) => blocks.clone(),
+        _ => return UserEntry::ToolReturn,
+    };
+    let envelope = Value::Object(message.clone());
+    match classify(&envelope, &blocks, Place { in_subagent: false, prompt_seen: false }) {
+        Class::UserInput | Class::SubagentPrompt => {
+            let texts: Vec<&str> = blocks.iter().filter_map(block_text).collect();
+            if texts.is_empty() {
+                return UserEntry::ToolReturn;
+            }
+            UserEntry::Prompt(texts.join("\n\n"))
+        }
+        Class::ToolReturn => UserEntry::ToolReturn,
+        Class::Replay | Class::Machinery { .. } | Class::Notification => UserEntry::Machinery,
+    }
+}
+
+/// A prompt's content block: its text is the `user_message`; other blocks
+/// (an image) are the user's own input, as in a stream.
+fn prompt_block_disposition(block: &Value, event: usize) -> BlockDisposition {
+    let block_type = block.get("type").and_then(Value::as_str).unwrap_or("(none)").to_owned();
+    let outcome = if block_type == "text" {
+        Outcome::Events(vec![event])
+    } else {
+        Outcome::Ignored(Cow::Borrowed("the user's own input (text, media, echoed history), not agent output"))
+    };
+    BlockDisposition { block_type, outcome }
 }

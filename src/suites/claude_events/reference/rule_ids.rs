@@ -42,5 +42,8 @@ pub const RULES: &[&str] = &[
     "claude.subagent-id",
     "claude.tool-start.input-field",
     "claude.tool-start.subagent-spawn",
+    "claude.transcript.session-ready",
+    "claude.transcript.user-machinery",
+    "claude.transcript.user-prompt",
     "claude.user.tool-results",
 ];
