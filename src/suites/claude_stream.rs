@@ -57,7 +57,8 @@
 //! runtime sent).
 
 use crate::suite::capture::lines::{
-    CaptureLine, CutLine, ImportError, parse_capture_lines, parse_capture_lines_cut_tail, parse_companion_lines,
+    CaptureLine, CutLine, ImportError, SkippedHeader, parse_capture_lines, parse_capture_lines_cut_tail,
+    parse_companion_lines, skip_leading_foreign,
 };
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suites::claude_display::reference::kinds::{kind_of, route};
@@ -75,13 +76,15 @@ pub struct ClaudeImport {
     pub skipped: Vec<SkippedLine>,
     /// The last line, when it was cut mid-write (and left out).
     pub cut: Option<CutLine>,
+    /// Leading lines of no Claude kind (another tool's header), left out.
+    pub header: SkippedHeader,
 }
 
 impl ClaudeImport {
     /// What the user is told about the capture: the transcript lines left
     /// out (by kind) and the line cut mid-write.
     pub fn note(&self) -> Option<String> {
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = self.header.notice("Claude frame or transcript entry").into_iter().collect();
         if !self.skipped.is_empty() {
             let mut kinds: Vec<(&str, usize)> = Vec::new();
             for line in &self.skipped {
@@ -114,6 +117,7 @@ pub struct SkippedLine {
 /// A capture read into SDK frames.
 struct Frames {
     frames: Vec<Value>,
+    header: SkippedHeader,
     /// Some line was a session-transcript entry.
     transcript: bool,
     skipped: Vec<SkippedLine>,
@@ -129,6 +133,7 @@ fn read_frames(text: &str) -> Result<Frames, ImportError> {
         // Nothing but the cut line: the parse error says what is wrong.
         parse_capture_lines(text)?;
     }
+    let (lines, header) = skip_leading_foreign(lines, |value| is_claude_frame(value) || is_transcript_entry(value));
     let mut frames = Vec::new();
     let mut skipped = Vec::new();
     let mut transcript = false;
@@ -146,7 +151,7 @@ fn read_frames(text: &str) -> Result<Frames, ImportError> {
     if frames.is_empty() {
         return Err(ImportError::NoFrames { skipped: skipped.len() });
     }
-    Ok(Frames { frames, transcript, skipped, cut })
+    Ok(Frames { frames, header, transcript, skipped, cut })
 }
 
 /// Whether the stream stops before the runtime finished: its last
@@ -162,9 +167,9 @@ fn ends_before_result(frames: &[Value]) -> bool {
 /// Imports a stream-json capture, with its stdin companion when there is
 /// one, as `claude-events` inputs. See the module docs.
 pub fn import_events(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
-    let Frames { frames, transcript, skipped, cut } = read_frames(text)?;
+    let Frames { frames, header, transcript, skipped, cut } = read_frames(text)?;
     if transcript {
-        return Ok(ClaudeImport { inputs: vec![transcript_input(frames)], skipped, cut });
+        return Ok(ClaudeImport { inputs: vec![transcript_input(frames)], skipped, cut, header });
     }
     let mut client = ClientLines::read(stdin, false)?;
     let mut runs: Vec<Vec<Value>> = vec![Vec::new()];
@@ -193,7 +198,7 @@ pub fn import_events(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, Im
             events_input(run, cut_off)
         })
         .collect();
-    Ok(ClaudeImport { inputs, skipped, cut })
+    Ok(ClaudeImport { inputs, skipped, cut, header })
 }
 
 /// A session transcript as one `claude-events` input: `source:
@@ -220,7 +225,7 @@ fn events_input(messages: Vec<Value>, cut_off: bool) -> Value {
 /// one) or a session transcript as `claude-display` inputs. See the module
 /// docs.
 pub fn import_display(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, ImportError> {
-    let Frames { frames, skipped, cut, .. } = read_frames(text)?;
+    let Frames { frames, header, skipped, cut, .. } = read_frames(text)?;
     let mut client = ClientLines::read(stdin, true)?;
     let mut messages = Vec::new();
     for frame in frames {
@@ -235,7 +240,7 @@ pub fn import_display(text: &str, stdin: Option<&str>) -> Result<ClaudeImport, I
     if cut_off {
         input.insert("end".to_owned(), Value::from("cut-off"));
     }
-    Ok(ClaudeImport { inputs: vec![Value::Object(input)], skipped, cut })
+    Ok(ClaudeImport { inputs: vec![Value::Object(input)], skipped, cut, header })
 }
 
 /// Sniffs a `claude-events` capture: the stdout of `claude -p

@@ -109,6 +109,52 @@ pub fn parse_capture_lines_cut_tail(text: &str) -> Result<(Vec<CaptureLine>, Opt
     Ok((lines, cut))
 }
 
+/// Leading lines a capture's format does not read: another tool's header
+/// (a recorder's `{"shipyard_fixture":{…}}` metadata line) before the
+/// runtime's own lines. They are left out and named in a notice; lines of
+/// the format's kind that follow are all kept, whatever comes between them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SkippedHeader {
+    /// The 1-based numbers of the lines left out, with their first key.
+    pub lines: Vec<(usize, String)>,
+}
+
+impl SkippedHeader {
+    /// The notice `conform capture` prints, or `None` when nothing was left
+    /// out.
+    pub fn notice(&self, format: &str) -> Option<String> {
+        let named: Vec<String> = self
+            .lines
+            .iter()
+            .map(|(line, key)| if key.is_empty() { format!("line {line}") } else { format!("line {line} ({key})") })
+            .collect();
+        (!named.is_empty())
+            .then(|| format!("{} before the first {format} line skipped: no known capture format", named.join(", ")))
+    }
+}
+
+/// Drops the lines before the first one `is_mine` recognizes (all of them
+/// when none is recognized: the importer then says the file holds nothing of
+/// its format the way it always did, from what is left).
+pub fn skip_leading_foreign(
+    lines: Vec<CaptureLine>,
+    is_mine: impl Fn(&Value) -> bool,
+) -> (Vec<CaptureLine>, SkippedHeader) {
+    let Some(first) = lines.iter().position(|line| is_mine(&line.value)) else {
+        return (lines, SkippedHeader::default());
+    };
+    let mut lines = lines;
+    let kept = lines.split_off(first);
+    let skipped = lines
+        .into_iter()
+        .map(|line| {
+            let key = line.value.as_object().and_then(|o| o.keys().next().cloned()).unwrap_or_default();
+            (line.line, key)
+        })
+        .collect();
+    (kept, SkippedHeader { lines: skipped })
+}
+
 fn objects(text: &str) -> Result<Vec<CaptureLine>, ImportError> {
     checked(parse_json_lines(text))
 }
@@ -147,6 +193,19 @@ pub fn type_name(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leading_lines_of_another_tool_are_skipped_and_named() {
+        let lines = parse_capture_lines("{\"shipyard_fixture\":{\"v\":1}}\n{\"type\":\"a\"}\n{\"other\":1}\n").unwrap();
+        let (kept, skipped) = skip_leading_foreign(lines.clone(), |v| v.get("type").is_some());
+        assert_eq!(kept.iter().map(|l| l.line).collect::<Vec<_>>(), [2, 3]);
+        assert_eq!(
+            skipped.notice("codex exec").as_deref(),
+            Some("line 1 (shipyard_fixture) before the first codex exec line skipped: no known capture format")
+        );
+        let (kept, skipped) = skip_leading_foreign(lines, |_| false);
+        assert_eq!((kept.len(), skipped.notice("x")), (3, None));
+    }
 
     #[test]
     fn errors_name_the_line() {

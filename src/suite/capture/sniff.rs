@@ -75,18 +75,21 @@ pub fn excerpt(text: &str) -> String {
     }
 }
 
-/// The usual verdict of a JSON Lines format: the first value `is_mine`
-/// recognizes wins (`Matches`), unless a value `is_foreign` names comes
-/// first (`Mismatch` with its description); no value either way is `Unsure`.
+/// The usual verdict of a JSON Lines format: when any of the first values
+/// is one `is_mine` recognizes, the file `Matches` (leading lines of another
+/// tool, such as a recorder's header, are the importer's to skip and name);
+/// otherwise the first value `is_foreign` names makes it a `Mismatch` with
+/// its description; no value either way is `Unsure`.
 pub fn by_first_telling_line(
     text: &str,
     is_mine: impl Fn(&Value) -> bool,
     is_foreign: impl Fn(&Value) -> Option<String>,
 ) -> Sniff {
-    for SniffedLine { line, value, text } in first_values(text) {
-        if is_mine(&value) {
-            return Sniff::Matches;
-        }
+    let values = first_values(text);
+    if values.iter().any(|line| is_mine(&line.value)) {
+        return Sniff::Matches;
+    }
+    for SniffedLine { line, value, text } in values {
         if let Some(what) = is_foreign(&value) {
             return Sniff::Mismatch(format!("line {line} `{}` is {what}", excerpt(&text)));
         }
@@ -121,12 +124,14 @@ mod tests {
     }
 
     #[test]
-    fn the_first_telling_line_decides() {
+    fn any_line_of_the_format_decides_else_the_first_foreign_line() {
         let mine = |v: &Value| v.get("mine").is_some();
         let foreign = |v: &Value| v.get("other").map(|_| "another kind".to_owned());
         assert_eq!(by_first_telling_line("{}\n{\"mine\":1}\n{\"other\":1}", mine, foreign), Sniff::Matches);
+        // A header line of another tool first: the format's lines after it still tell.
+        assert_eq!(by_first_telling_line("{}\n{\"other\":1}\n{\"mine\":1}", mine, foreign), Sniff::Matches);
         assert_eq!(
-            by_first_telling_line("{}\n{\"other\":1}\n{\"mine\":1}", mine, foreign),
+            by_first_telling_line("{}\n{\"other\":1}\n{\"other\":2}", mine, foreign),
             Sniff::Mismatch("line 2 `{\"other\":1}` is another kind".to_owned())
         );
         assert_eq!(by_first_telling_line("{}\n[]", mine, foreign), Sniff::Unsure);

@@ -17,7 +17,9 @@
 //! with a `result` or an `error`, and no `type`.
 
 use crate::json::to_compact_string;
-use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, parse_companion_lines};
+use crate::suite::capture::lines::{
+    ImportError, parse_capture_lines_cut_tail, parse_companion_lines, skip_leading_foreign,
+};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
@@ -34,6 +36,7 @@ pub fn import_app_server(text: &str, client: Option<&str>) -> Result<Vec<Value>,
 /// [`import_app_server`] with the notices of a cut-off capture.
 fn import_app_server_file(text: &str, client: Option<&str>) -> Result<FileImport, ImportError> {
     let (lines, cut) = parse_capture_lines_cut_tail(text)?;
+    let (lines, header) = skip_leading_foreign(lines, is_json_rpc);
     let mut answers: Vec<Value> = client
         .map(parse_companion_lines)
         .transpose()?
@@ -61,7 +64,8 @@ fn import_app_server_file(text: &str, client: Option<&str>) -> Result<FileImport
             frames.push(Value::Object(wrapped));
         }
     }
-    let mut notes: Vec<String> = cut.iter().map(|cut| cut.notice()).collect();
+    let mut notes: Vec<String> = header.notice("JSON-RPC").into_iter().collect();
+    notes.extend(cut.iter().map(|cut| cut.notice()));
     if !open_turns.is_empty() {
         notes.push(format!(
             "{} turn/started without its turn/completed: the case ends cut off",

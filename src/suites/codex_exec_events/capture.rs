@@ -14,7 +14,7 @@
 //! [`sniff`] knows the file by its event types (`thread.started`,
 //! `turn.*`, `item.*`, `error`).
 
-use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail};
+use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, skip_leading_foreign};
 use crate::suite::capture::per_file::{self, FileImport, Stream};
 use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
@@ -30,6 +30,7 @@ pub fn import_exec(text: &str) -> Result<Vec<Value>, ImportError> {
 /// [`import_exec`] with the notices of a cut-off capture.
 fn import_exec_file(text: &str) -> Result<FileImport, ImportError> {
     let (lines, cut) = parse_capture_lines_cut_tail(text)?;
+    let (lines, header) = skip_leading_foreign(lines, is_exec_event);
     let lines: Vec<Value> = lines.into_iter().map(|line| line.value).collect();
     let position = |types: &[&str]| {
         lines.iter().rposition(|line| line.get("type").and_then(Value::as_str).is_some_and(|t| types.contains(&t)))
@@ -38,7 +39,8 @@ fn import_exec_file(text: &str) -> Result<FileImport, ImportError> {
         (Some(started), Some(ended)) => started > ended,
         (started, _) => started.is_some(),
     };
-    let mut notes: Vec<String> = cut.iter().map(|cut| cut.notice()).collect();
+    let mut notes: Vec<String> = header.notice("codex exec event").into_iter().collect();
+    notes.extend(cut.iter().map(|cut| cut.notice()));
     if open_turn {
         notes.push("the last turn.started has no turn.completed or turn.failed: the case ends cut off".to_owned());
     }
@@ -63,16 +65,16 @@ const EXEC_EVENT_TYPES: [&str; 8] = [
     "error",
 ];
 
-/// Sniffs a `codex exec --json` capture: its first telling line is one of
-/// its events; any other JSON object first is another kind of file.
+fn is_exec_event(value: &Value) -> bool {
+    value.get("type").and_then(Value::as_str).is_some_and(|ty| EXEC_EVENT_TYPES.contains(&ty))
+}
+
+/// Sniffs a `codex exec --json` capture: one of its first lines is one of
+/// its events; with none, the first other JSON object says what the file is.
 pub fn sniff(text: &str) -> Sniff {
-    by_first_telling_line(
-        text,
-        |value| value.get("type").and_then(Value::as_str).is_some_and(|ty| EXEC_EVENT_TYPES.contains(&ty)),
-        |value| {
-            value.is_object().then(|| "not a `codex exec --json` event (thread.*, turn.*, item.*, error)".to_owned())
-        },
-    )
+    by_first_telling_line(text, is_exec_event, |value| {
+        value.is_object().then(|| "not a `codex exec --json` event (thread.*, turn.*, item.*, error)".to_owned())
+    })
 }
 
 /// `--from codex-exec-jsonl`: one case per capture file.
@@ -112,17 +114,30 @@ mod tests {
     }
 
     #[test]
-    fn the_first_line_tells_an_exec_log() {
+    fn an_exec_event_among_the_first_lines_tells_an_exec_log() {
         assert_eq!(sniff("\n{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n"), Sniff::Matches);
-        let Sniff::Mismatch(why) = sniff("{\"type\":\"system\",\"subtype\":\"init\"}\n{\"type\":\"turn.started\"}\n")
+        let Sniff::Mismatch(why) = sniff("{\"type\":\"system\",\"subtype\":\"init\"}\n{\"type\":\"assistant\"}\n")
         else {
-            panic!("a Claude frame first is another kind of file")
+            panic!("Claude frames and no exec event are another kind of file")
         };
         assert!(
             why.starts_with("line 1 `{\"type\":\"system\",\"subtype\":\"init\"}` is not a `codex exec --json` event"),
             "{why}"
         );
         assert_eq!(sniff("[1]\n"), Sniff::Unsure);
+    }
+
+    #[test]
+    fn a_recorders_header_line_is_skipped_and_named() {
+        let text = "{\"shipyard_fixture\":{\"name\":\"ls\",\"recorded\":\"2026-09-30\"}}\n{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"turn.started\"}\n{\"type\":\"turn.completed\"}\n";
+        assert_eq!(sniff(text), Sniff::Matches);
+        let file = import_exec_file(text).unwrap();
+        assert_eq!(file.inputs[0]["lines"].as_array().map(Vec::len), Some(3));
+        assert_eq!(file.inputs[0].get("end"), None);
+        assert_eq!(
+            file.note.as_deref(),
+            Some("line 1 (shipyard_fixture) before the first codex exec event line skipped: no known capture format")
+        );
     }
 
     #[test]
