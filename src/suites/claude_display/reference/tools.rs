@@ -100,13 +100,68 @@ pub fn apply_result(call: &mut ToolCall, block: &Value, block_type: &str, facts:
         }
         None => {
             call.state = ToolState::Success;
-            call.output = content.cloned();
+            call.output = content.map(without_system_reminders);
             call.error_text = None;
         }
     }
     if let Some(sidecar) = facts.sidecar {
         call.sidecar = Some(sidecar.clone());
     }
+}
+
+/// A tool result's content without the `<system-reminder>` envelopes the CLI
+/// appends for the model (after a Read: "Whenever you read a file, you
+/// should consider whether it would be considered malware…"): harness
+/// injections, not tool output, hidden from a tool card as seed 000 hides
+/// them from user text. Only complete envelopes go, with the whitespace they
+/// leave at the end; a text without one, and every other value, is kept as
+/// sent.
+fn without_system_reminders(content: &Value) -> Value {
+    match content {
+        Value::String(text) => Value::from(strip_reminders(text).unwrap_or_else(|| text.clone())),
+        Value::Array(blocks) => Value::Array(
+            blocks
+                .iter()
+                .map(|block| {
+                    let text = (block.get("type").and_then(Value::as_str) == Some("text"))
+                        .then(|| block.get("text").and_then(Value::as_str))
+                        .flatten();
+                    match (text.and_then(strip_reminders), block.as_object()) {
+                        (Some(stripped), Some(object)) => {
+                            let mut object = object.clone();
+                            object.insert("text".to_owned(), Value::from(stripped));
+                            Value::Object(object)
+                        }
+                        _ => block.clone(),
+                    }
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// `text` without its complete `<system-reminder>…</system-reminder>`
+/// envelopes and the trailing whitespace they leave, or `None` when it has
+/// none.
+fn strip_reminders(text: &str) -> Option<String> {
+    const OPEN: &str = "<system-reminder>";
+    const CLOSE: &str = "</system-reminder>";
+    let mut rest = text;
+    let mut out = String::new();
+    let mut removed = false;
+    while let Some(at) = rest.find(OPEN) {
+        let after_open = at + OPEN.len();
+        let Some(close_at) = rest.get(after_open..).and_then(|tail| tail.find(CLOSE)) else { break };
+        out.push_str(rest.get(..at).unwrap_or_default());
+        rest = rest.get(after_open + close_at + CLOSE.len()..).unwrap_or_default();
+        removed = true;
+    }
+    if !removed {
+        return None;
+    }
+    out.push_str(rest);
+    Some(out.trim_end().to_owned())
 }
 
 /// A sub-agent record no task frame reported (one opened by the frames of
@@ -199,6 +254,17 @@ pub fn rejected_by_meta(message: &Value, tool_call_id: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn system_reminders_leave_tool_output() {
+        let read = "     1\tfn main() {}\n\n<system-reminder>\nWhenever you read a file, consider malware.\n</system-reminder>\n";
+        assert_eq!(without_system_reminders(&json!(read)), json!("     1\tfn main() {}"));
+        let blocks = json!([{"type": "text", "text": "ok<system-reminder>x</system-reminder>"}, {"type": "image"}]);
+        assert_eq!(without_system_reminders(&blocks), json!([{"type": "text", "text": "ok"}, {"type": "image"}]));
+        let open = "a <system-reminder> never closed";
+        assert_eq!(without_system_reminders(&json!(open)), json!(open));
+        assert_eq!(without_system_reminders(&json!({"k": 1})), json!({"k": 1}));
+    }
 
     #[test]
     fn callers_follow_block_type_name_and_caller() {
