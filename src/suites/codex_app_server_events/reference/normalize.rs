@@ -325,8 +325,14 @@ impl AppServerNormalizer {
                     trace.hit("app-server.reasoning.completed");
                     String::new()
                 } else {
+                    let text = reasoning_text(item);
+                    if text.is_empty() {
+                        // An empty summary: a UI would show an empty thinking block.
+                        trace.hit("app-server.reasoning.empty-dropped");
+                        return Cow::Borrowed("a reasoning item with an empty summary and no content; nothing to show");
+                    }
                     trace.hit("app-server.reasoning.completed-unstreamed");
-                    reasoning_text(item)
+                    text
                 };
                 self.emit(EventType::Thinking, thinking_data(&text, Some(true)), context);
                 Cow::Borrowed("")

@@ -24,6 +24,7 @@ pub const RULES: &[&str] = &[
     "app-server.reasoning.completed",
     "app-server.reasoning.completed-unstreamed",
     "app-server.reasoning.delta",
+    "app-server.reasoning.empty-dropped",
     "app-server.reasoning.started",
     "app-server.reasoning.unprefixed-alias",
     "app-server.request-resolved.already-answered",
