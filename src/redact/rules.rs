@@ -346,7 +346,7 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
     RuleSpec {
         id: "email",
         label: "EMAIL",
-        finds: "e-mail addresses (except RFC 2606 documentation domains and `git@` remotes)",
+        finds: "e-mail addresses (except RFC 2606 documentation domains, `git@` remotes and public no-reply and role addresses)",
         pattern: r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
         groups: &[],
         accept: Some(is_personal_address),
@@ -686,7 +686,7 @@ fn is_personal_address(candidate: &Candidate<'_>) -> bool {
     let domain = domain.to_ascii_lowercase();
     let documentation = ["example.com", "example.org", "example.net"].contains(&domain.as_str())
         || [".example", ".invalid", ".test", ".localhost"].iter().any(|tld| domain.ends_with(tld));
-    !(documentation || local == "git")
+    !(documentation || local == "git" || super::role_addresses::is_public_role_address(address))
 }
 
 /// Whether a name found in a home-directory path is a person's: not a
