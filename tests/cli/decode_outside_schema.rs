@@ -1,6 +1,6 @@
 //! `conform decode` and `conform adapter` on chat input outside the fixture
 //! schema are the web pipeline: a row that is not an object is read as a row
-//! without members, a row's non-string id, non-number createdAt and
+//! without members (its block has no localId, as a row without one), a row's non-string id, non-number createdAt and
 //! non-string localId are copied as they are, and request entries that are
 //! not objects still make permissions. A `null` row (on which the web
 //! pipeline throws) is dropped.
@@ -26,8 +26,8 @@ fn input() -> Value {
 
 fn expected_blocks() -> Value {
     json!([
-        {"kind": "agent-text", "id": "undefined:0", "localId": null, "text": "undefined"},
-        {"kind": "agent-text", "id": "undefined:0", "localId": null, "text": "undefined"},
+        {"kind": "agent-text", "id": "undefined:0", "text": "undefined"},
+        {"kind": "agent-text", "id": "undefined:0", "text": "undefined"},
         {"kind": "user-text", "id": 7, "createdAt": "late", "localId": 3, "text": "hi"},
         {"kind": "tool-call", "id": "req-done", "createdAt": 5, "localId": null,
          "tool": {"id": "req-done", "name": "CodexBash", "state": "running", "input": {"command": "ls"}, "permission": {}}}

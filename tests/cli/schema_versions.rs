@@ -49,7 +49,7 @@ fn the_version_2_chat_schema_differs_only_where_the_shape_changed() {
         "/$id".to_owned(),
         "/title".to_owned(),
         "/description".to_owned(),
-        "/properties/input/properties/agentState/description".to_owned(),
+        "/$defs/input/properties/agentState/description".to_owned(),
         format!("{attachment}/description"),
         format!("{attachment}/items/required"),
         format!("{attachment}/items/anyOf"),

@@ -12,8 +12,9 @@ use std::borrow::Cow;
 pub struct Block<'a> {
     /// Block id (`<message id>`, `<message id>:<index>` or a tool id).
     pub id: BlockId<'a>,
-    /// Client-generated id as the wire has it (`None` projects as null);
-    /// agent events do not project it.
+    /// Client-generated id as the wire has it, null included (`None`: the
+    /// row had none, and the block leaves it out); agent events do not
+    /// project it.
     pub local_id: Option<&'a Value>,
     /// Creation time in epoch milliseconds (the wire value as it is).
     pub created_at: Stamp<'a>,

@@ -43,10 +43,13 @@
 //! object (`0`, `"x"`, `[]`, `true`) is read as a row without members (an
 //! agent-text block `undefined:0` with text `undefined` and no `createdAt`);
 //! a row's non-string `id`, non-number `createdAt` and `invokedAt` and
-//! non-string `localId` are copied as they are (blocks whose id is the message
-//! id carry the id value; ids built from it use `String(id)`); request
-//! entries that are not objects make the permission `{}` (completed) or
-//! `{status: "pending"}` (pending).
+//! non-string `localId` are copied as they are on every block kind (blocks
+//! whose id is the message id, a CodexAgent card keyed by it included, carry
+//! the id value; ids built from it use `String(id)`); a row without `localId`
+//! gives blocks without one (`undefined` is left out); a CodexAgent input
+//! given as an array is spread by index; request entries that are not
+//! objects make the permission `{}` (completed) or `{status: "pending"}`
+//! (pending).
 //!
 //! Where the web pipeline throws, the reference stays total instead: a `null`
 //! row is dropped, and a `null` request entry is skipped. Where it does not
@@ -54,7 +57,7 @@
 //! (these are the choices left open): `Math.min` over times that are not
 //! numbers (a tool card's createdAt, the oldest message time) gives NaN,
 //! projected as null; a CodexAgent card keyed by a message id that is not a
-//! string uses `String(id)`.
+//! string is indexed by `String(id)`.
 
 mod blocks;
 mod fast_map;

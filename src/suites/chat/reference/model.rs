@@ -69,8 +69,8 @@ pub struct NormalizedMessage<'a> {
     /// The id of blocks whose id is the message id: the wire `id` as it is
     /// (a number stays a number, an absent id gives blocks without one).
     pub block_id: BlockId<'a>,
-    /// The wire `localId` when present and not null, as it is (`None`
-    /// projects as null).
+    /// The wire `localId` as it is, null included; `None` when the row has
+    /// none (`undefined`: its blocks leave `localId` out, as the web does).
     pub local_id: Option<&'a Value>,
     /// The wire `createdAt`, as it is.
     pub created_at: Stamp<'a>,
@@ -155,6 +155,10 @@ impl<'a> NormalizedMessage<'a> {
         matches!(self.meta.and_then(|m| get(m, "sentFrom")), Some(Value::String(s)) if s == "cli")
     }
 }
+
+/// The `null` of members the pipeline sets to null itself (a synthesized
+/// card's and a trace message's `localId`).
+pub static NULL: Value = Value::Null;
 
 /// A block id: text, or (for blocks whose id is the id of a wire message
 /// that has no string id) that member as it is.

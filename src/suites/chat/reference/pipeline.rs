@@ -65,18 +65,16 @@ mod tests {
         // no-envelope fallback without id or createdAt) and throws on `null`.
         let mut trace = RuleSet::default();
         let output = run(&json!({"messages": [0, null, user("u1", "hi", 1)], "agentState": null}), &mut trace).unwrap();
-        assert_eq!(
-            output["blocks"][0],
-            json!({"kind": "agent-text", "id": "undefined:0", "localId": null, "text": "undefined"})
-        );
+        assert_eq!(output["blocks"][0], json!({"kind": "agent-text", "id": "undefined:0", "text": "undefined"}));
         assert_eq!(output["blocks"].as_array().map(Vec::len), Some(2));
         assert!(trace.0.contains("message.not-an-object-read-as-empty"));
+        assert!(trace.0.contains("message.local-id-absent-left-out"), "no localId: none on the block");
         assert!(trace.0.contains("message.null-dropped"));
 
         let output = run(&json!({"messages": [{}]}), &mut NoTrace).unwrap();
         assert_eq!(
             output["blocks"][0],
-            json!({"kind": "agent-text", "id": "undefined:0", "localId": null, "text": "undefined"}),
+            json!({"kind": "agent-text", "id": "undefined:0", "text": "undefined"}),
             "`{{}}`: no createdAt"
         );
 

@@ -116,8 +116,10 @@ fn project_block(block: Block<'_>) -> Value {
         };
         let Block { id, local_id, created_at, invoked_at, body } = block;
         let mut out = head(kind, id.project(), created_at, invoked_at, 8);
-        if !matches!(body, Body::AgentEvent { .. }) {
-            out.insert("localId".to_owned(), local_id.map_or(Value::Null, deep_clone));
+        // `localId: message.localId`: undefined (no member on the row) is
+        // left out by JSON.stringify; agent events have none.
+        if let Some(local_id) = local_id.filter(|_| !matches!(body, Body::AgentEvent { .. })) {
+            out.insert("localId".to_owned(), deep_clone(local_id));
         }
         match body {
             Body::UserText { text: user_text, attachments } => {
@@ -196,7 +198,10 @@ fn project_block(block: Block<'_>) -> Value {
             Body::ToolCall(card) => {
                 let ToolCard { name, state, input, result, permission, children, .. } = *card;
                 let mut tool = Map::with_capacity(6);
-                tool.insert("id".to_owned(), text(id.text()));
+                // `tool.id` is the card id as it is (see `BlockId`).
+                if let Some(tool_id) = id.project() {
+                    tool.insert("id".to_owned(), tool_id);
+                }
                 tool.insert("name".to_owned(), text(name));
                 tool.insert("state".to_owned(), string(state.as_str()));
                 if let Some(input) = input {

@@ -8,6 +8,7 @@
 /// Every rule id the chat reference can report, grouped by pipeline stage.
 pub const RULES: &[&str] = &[
     // Wire rows
+    "message.local-id-absent-left-out",
     "message.not-an-object-read-as-empty",
     "message.null-dropped",
     // Envelope unwrap (chat-normalize §4)
@@ -106,7 +107,9 @@ pub const RULES: &[&str] = &[
     // Case input
     "input.messages-not-a-list",
     // Reduce (chat-reduce §3–§8)
+    "reduce.agent-run.array-input-spread",
     "reduce.agent-run.fallback-merged",
+    "reduce.agent-run.message-id-card-as-is",
     "reduce.agent-run.orphan-removed",
     "reduce.agent-run.result",
     "reduce.agent-run.start",

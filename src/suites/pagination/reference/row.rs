@@ -248,7 +248,7 @@ fn compare_rows(a: &Row, b: &Row) -> (Ordering, bool) {
 /// expectation built on it is not portable. So the sort raises a note
 /// exactly when a code-unit sort would give another order.
 pub fn sort_rows(rows: Vec<Row>, trace: &mut dyn RuleTrace) -> Vec<Row> {
-    sort_by(rows, |r, l| {
+    let sorted = sort_by(rows, |r, l| {
         let (order, by_id) = compare_rows(r, l);
         if by_id {
             trace.hit("pagination.order.id-tie-break");
@@ -258,7 +258,45 @@ pub fn sort_rows(rows: Vec<Row>, trace: &mut dyn RuleTrace) -> Vec<Row> {
             }
         }
         order
-    })
+    });
+    note_engine_dependent_ties(&sorted, trace);
+    sorted
+}
+
+/// Tie groups larger than this are not checked pair by pair: one that
+/// mixes numeric and missing `seq` is reported as engine-dependent at once.
+const MAX_CHECKED_TIE: usize = 256;
+
+/// Reports, as a portability note, each group of rows tied on `at` whose
+/// order no sort can make consistent with [`display_order`]: rows with a
+/// numeric `seq` and rows without one make the web's comparator
+/// inconsistent (`seq` decides between two numbered rows, the id between a
+/// numbered and an unnumbered one), and then the order `Array.prototype.sort`
+/// leaves depends on the JavaScript engine's algorithm (V8, JavaScriptCore
+/// and SpiderMonkey differ). The reference's order is one of them, not the
+/// order.
+fn note_engine_dependent_ties(rows: &[Row], trace: &mut dyn RuleTrace) {
+    let mut start = 0;
+    while start < rows.len() {
+        let at = rows[start].at();
+        let end = start + rows[start..].iter().take_while(|row| cmp_numbers(row.at(), at) == Ordering::Equal).count();
+        let group = &rows[start..end.max(start + 1)];
+        start = end.max(start + 1);
+        let mixed = group.iter().any(|row| row.seq.is_some()) && group.iter().any(|row| row.seq.is_none());
+        let inconsistent = mixed
+            && (group.len() > MAX_CHECKED_TIE
+                || group.iter().enumerate().any(|(i, earlier)| {
+                    group[i + 1..].iter().any(|later| display_order(earlier, later) == Ordering::Greater)
+                }));
+        if inconsistent {
+            trace.not_portable(format!(
+                "the message window ties {} rows at {at} where some have a numeric seq and others none: the web's \
+                 comparator is inconsistent on them, so their order depends on the JavaScript engine's sort \
+                 (V8, JavaScriptCore and SpiderMonkey differ); the expected order is one of those",
+                group.len()
+            ));
+        }
+    }
 }
 
 /// Why an order decided by the id collation is not portable.
@@ -395,8 +433,30 @@ mod tests {
             row(json!({"id": "d", "seq": 3, "createdAt": 1})),
             row(json!({"id": "a", "seq": 1, "createdAt": 0})),
         ];
-        let sorted = sort_rows(rows, &mut crate::suite::NoTrace);
+        let mut notes = crate::suite::PortabilityNotes::default();
+        let sorted = sort_rows(rows, &mut notes);
         assert_eq!(sorted.len(), 4);
         assert_eq!(sorted.first().map(|row| row.id.as_str()), Some("a"));
+        // d(3) < b(5) by seq, b < c and c < d by id: a cycle.
+        assert_eq!(notes.notes.len(), 1, "{notes:?}");
+        assert!(
+            notes.notes[0].contains("ties 3 rows at 1") && notes.notes[0].contains("JavaScript engine"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_tie_the_comparator_orders_consistently_raises_no_note() {
+        let mut notes = crate::suite::PortabilityNotes::default();
+        // Mixed seq, but one numbered row: seq decides nothing, the ids order all.
+        let rows = vec![
+            row(json!({"id": "b", "seq": 5, "createdAt": 1})),
+            row(json!({"id": "a", "seq": null, "createdAt": 1})),
+            row(json!({"id": "c", "createdAt": 1})),
+        ];
+        let sorted = sort_rows(rows, &mut notes);
+        let ids: Vec<&str> = sorted.iter().map(|row| row.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "c"]);
+        assert!(notes.is_empty(), "{notes:?}");
     }
 }

@@ -5,10 +5,11 @@
 
 use super::timeline::{Shared, Timeline, reduce_timeline, title_map};
 use super::tools::Seed;
+use crate::suite::RuleTrace;
 use crate::suites::chat::reference::blocks::{ToolCard, ToolState};
 use crate::suites::chat::reference::fast_map::{FastMap, FastSet};
 use crate::suites::chat::reference::model::{
-    AgentItem, Content, Event, NormalizedMessage, TextItem, ToolCall, ToolResult,
+    AgentItem, BlockId, Content, Event, NormalizedMessage, TextItem, ToolCall, ToolResult,
 };
 use crate::suites::chat::reference::verbatim::deep_clone;
 use crate::suites::js::{collapse_whitespace, entries, get, is_obj, locale_compare, sort_by, str_of, string, truthy};
@@ -194,7 +195,20 @@ impl<'a> Timeline<'a> {
             created_at: message.created_at,
             invoked_at: message.invoked_at,
         };
-        self.upsert(Cow::Owned(chosen.clone()), seed, shared.trace);
+        let created = !self.tools.contains_key(chosen.as_str());
+        let pos = self.upsert(Cow::Owned(chosen.clone()), seed, shared.trace);
+        // The card id is the message id itself when the event names neither
+        // a card nor an agent: a message id that is not a string stays the
+        // value it is (`7`, not `"7"`), as JavaScript copies it.
+        if created
+            && run.agent_id.is_none()
+            && raw == fallback
+            && !matches!(message.block_id, BlockId::Text(_))
+            && let Some(block) = self.block_mut(pos)
+        {
+            shared.trace.hit("reduce.agent-run.message-id-card-as-is");
+            block.id = message.block_id.clone();
+        }
         if let Some(previous) = merge_from {
             shared.trace.hit("reduce.agent-run.fallback-merged");
             self.merge_cards(&previous, &chosen, shared);
@@ -212,7 +226,7 @@ impl<'a> Timeline<'a> {
                 ];
                 patch.extend(run.display_keys());
                 if let Some(card) = self.card_mut(pos) {
-                    patch_input(card, patch);
+                    patch_input(card, patch, shared.trace);
                     card.state = run.state();
                 }
             }
@@ -232,7 +246,7 @@ impl<'a> Timeline<'a> {
                     ("statusText", Some(string(run.status_text.unwrap_or(run.status)))),
                 ];
                 patch.extend(run.display_keys());
-                patch_input(card, patch);
+                patch_input(card, patch, shared.trace);
                 card.state = run.state();
                 if let Some(result) = ["result", "error", "spawnResult"].iter().find_map(|key| run.member(key)) {
                     shared.trace.hit("reduce.agent-run.result");
@@ -250,7 +264,7 @@ impl<'a> Timeline<'a> {
                 if !terminal {
                     patch.push(("statusText", Some(string(run.status_text.unwrap_or("Running")))));
                 }
-                patch_input(card, patch);
+                patch_input(card, patch, shared.trace);
                 if let Some(trace_message) = converted {
                     shared.trace.hit("reduce.agent-run.trace-child");
                     card.traces.push(trace_message);
@@ -334,11 +348,18 @@ impl<'a> Timeline<'a> {
     }
 }
 
-/// Shallow-merges `patch` over the card's input (or makes it the input).
-/// A key without a value removes the member, as an `undefined` would.
-fn patch_input(card: &mut ToolCard<'_>, patch: Vec<(&str, Option<Value>)>) {
+/// Shallow-merges `patch` over the card's input (or makes it the input):
+/// `{...input, ...patch}` when the input is an object, an array included
+/// (JavaScript's spread makes its indices members: `{"0": …, "1": …}`),
+/// in property order. A key without a value removes the member, as an
+/// `undefined` would.
+fn patch_input(card: &mut ToolCard<'_>, patch: Vec<(&str, Option<Value>)>, trace: &mut dyn RuleTrace) {
     let mut input = match card.input.as_deref() {
         Some(Value::Object(map)) => map.iter().map(|(k, v)| (k.clone(), deep_clone(v))).collect(),
+        Some(items @ Value::Array(_)) => {
+            trace.hit("reduce.agent-run.array-input-spread");
+            entries(items).into_iter().map(|(k, v)| (k.into_owned(), deep_clone(v))).collect()
+        }
         _ => Map::new(),
     };
     for (key, value) in patch {
@@ -438,5 +459,11 @@ fn convert_trace<'a>(
             Content::Event(Event::built(vec![("type", string("message")), ("message", string(text))]))
         }
     };
-    Some(NormalizedMessage::new(id, None, event_message.created_at, content))
+    // chat-reduce §6: a trace message has a null `localId`.
+    Some(NormalizedMessage::new(
+        id,
+        Some(&crate::suites::chat::reference::model::NULL),
+        event_message.created_at,
+        content,
+    ))
 }

@@ -92,7 +92,8 @@ pub(super) fn synthesize_pending_cards<'a>(
         };
         blocks.push(Block {
             id: BlockId::Text(entry.id.clone()),
-            local_id: None,
+            // chat-reduce §7.1: `localId` null.
+            local_id: Some(&crate::suites::chat::reference::model::NULL),
             created_at,
             invoked_at: None,
             body: Body::ToolCall(Box::new(card)),

@@ -30,6 +30,9 @@ pub fn normalize_message<'a>(
     if !message.is_object() {
         trace.hit("message.not-an-object-read-as-empty");
     }
+    if get(message, "localId").is_none() {
+        trace.hit("message.local-id-absent-left-out");
+    }
     let wire = Wire::new(message, *options);
     let content = get(message, "content");
     let Some(record) = unwrap_envelope(content, trace) else {
@@ -132,7 +135,7 @@ impl<'a> Wire<'a> {
             message,
             id: text,
             block_id,
-            local_id: get(message, "localId").filter(|local_id| !local_id.is_null()),
+            local_id: get(message, "localId"),
             created_at: Stamp::of(get(message, "createdAt")),
             options,
         }
