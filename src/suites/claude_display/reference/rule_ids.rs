@@ -51,6 +51,7 @@ pub const RULES: &[&str] = &[
     "claude-display.snapshot.permission-mode",
     "claude-display.stream.cut-off",
     "claude-display.subagent.nested-turn",
+    "claude-display.subagent.never-ran",
     "claude-display.subagent.settled-by-result",
     "claude-display.task.background-notification",
     "claude-display.task.background-started",

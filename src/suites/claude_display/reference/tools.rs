@@ -164,6 +164,18 @@ fn strip_reminders(text: &str) -> Option<String> {
     Some(out.trim_end().to_owned())
 }
 
+/// Whether a sub-agent call never ran: Claude Code refused its input before
+/// starting anything (`<tool_use_error>InputValidationError: Task failed due
+/// to the following issue: …</tool_use_error>`, an unknown agent type) and
+/// nothing of a sub-agent was seen. Such a call is a failed tool call, not a
+/// failed sub-agent: it gets no sub-agent record.
+pub fn never_ran(call: &ToolCall) -> bool {
+    call.caller == Caller::Subagent
+        && call.subagent.is_none()
+        && call.state == ToolState::Error
+        && call.error_text.as_deref().is_some_and(|text| text.trim_start().starts_with("<tool_use_error>"))
+}
+
 /// A sub-agent record no task frame reported (one opened by the frames of
 /// its transcript, such as a session transcript's sidechain, or none at all:
 /// the result then opens it) ends with its call's result: `completed` on success, `failed` otherwise, with the usage

@@ -15,7 +15,7 @@ use super::model::{Container, MAX_NESTING, Model, Origin, Outcome, Part, Target,
 use super::parts::{block_part, block_text, block_type, content_blocks, data_part, source_ids, source_parts};
 use super::refusals::Verdict;
 use super::text_rules::{Rule, command_name, notification_summary, strip_envelopes};
-use super::tools::{ResultFacts, apply_result, cli_refusal, open_call, rejected_by_meta, settle_subagent};
+use super::tools::{ResultFacts, apply_result, cli_refusal, never_ran, open_call, rejected_by_meta, settle_subagent};
 use super::{previews, sidechains, skills};
 use crate::suite::RuleTrace;
 use serde_json::{Map, Value};
@@ -382,7 +382,9 @@ fn tool_return(
         let rejected = by_text || id.is_some_and(|id| rejected_by_meta(message, id));
         let Some(call) = model.calls.get_mut(ix) else { continue };
         apply_result(call, block, ty, ResultFacts { sidecar: sidecar.take(), rejected });
-        if settle_subagent(call) {
+        if never_ran(call) {
+            trace.hit("claude-display.subagent.never-ran");
+        } else if settle_subagent(call) {
             trace.hit("claude-display.subagent.settled-by-result");
         }
         targets.push(Target::ToolCall { tool_call_id: call.id.clone() });

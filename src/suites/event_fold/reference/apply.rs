@@ -168,7 +168,9 @@ fn apply_to_blocks(
             if spawn && depth < MAX_SUBAGENT_DEPTH {
                 trace.hit("fold.tool-start.subagent-spawn");
                 let id = data.get("tool_use_id").cloned().unwrap_or(Value::Null);
-                blocks.push(Block::Subagent(new_subagent(id, data)));
+                let mut subagent = new_subagent(id, data);
+                subagent.spawn = Some(Box::new(tool_block(data)));
+                blocks.push(Block::Subagent(subagent));
             } else {
                 trace.hit("fold.tool-start.tool-block");
                 blocks.push(Block::Tool(Box::new(tool_block(data))));
@@ -223,6 +225,7 @@ fn new_subagent(id: Value, data: &Map<String, Value>) -> SubagentState {
         name: name.unwrap_or_else(|| Value::from("sub-agent")),
         status: SubagentStatus::Running,
         blocks: Vec::new(),
+        spawn: None,
     }
 }
 
@@ -263,18 +266,41 @@ fn tool_result(blocks: &mut [Block], data: &Map<String, Value>, trace: &mut dyn 
         tool.status = ToolStatus::Done;
         return Applied::Yes;
     }
-    let subagent = blocks.iter_mut().rev().find_map(|block| match block {
-        Block::Subagent(subagent) if Some(&subagent.id) == id => Some(subagent),
-        _ => None,
-    });
-    let Some(subagent) = subagent else {
+    let position =
+        blocks.iter().rposition(|block| matches!(block, Block::Subagent(subagent) if Some(&subagent.id) == id));
+    let Some(slot) = position.and_then(|position| blocks.get_mut(position)) else {
         trace.hit("fold.tool-result.unmatched");
         return Applied::No;
     };
+    if let Block::Subagent(subagent) = slot
+        && let Some(mut spawn) = never_ran(subagent, data)
+    {
+        trace.hit("fold.subagent.never-ran");
+        spawn.output = data.get("output").cloned();
+        spawn.is_error = data.get("is_error").cloned();
+        spawn.exit_code = data.get("exit_code").cloned();
+        spawn.status = ToolStatus::Done;
+        *slot = Block::Tool(spawn);
+        return Applied::Yes;
+    }
+    let Block::Subagent(subagent) = slot else { return Applied::No };
     let failed = truthy(data.get("is_error"));
     trace.hit(if failed { "fold.subagent.failed" } else { "fold.subagent.completed" });
     subagent.status = if failed { SubagentStatus::Failed } else { SubagentStatus::Completed };
     Applied::Yes
+}
+
+/// The spawn's tool block when the sub-agent never ran: its result is an
+/// error the harness wrote before starting anything (output beginning
+/// `<tool_use_error>`, Claude Code's input validation) and no event of the
+/// sub-agent came. Such a call is a failed tool call, not a failed
+/// sub-agent.
+fn never_ran(subagent: &SubagentState, data: &Map<String, Value>) -> Option<Box<ToolBlock>> {
+    let validation = data
+        .get("output")
+        .and_then(Value::as_str)
+        .is_some_and(|output| output.trim_start().starts_with("<tool_use_error>"));
+    (truthy(data.get("is_error")) && validation && subagent.blocks.is_empty()).then(|| subagent.spawn.clone()).flatten()
 }
 
 /// Routes an event carrying `subagent_id` into that sub-agent's blocks.

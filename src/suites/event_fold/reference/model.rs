@@ -79,6 +79,9 @@ pub struct SubagentState {
     pub status: SubagentStatus,
     /// Its nested blocks.
     pub blocks: Vec<Block>,
+    /// The spawn's `tool_start` as a tool block (not projected): what the
+    /// block becomes when the sub-agent never ran.
+    pub spawn: Option<Box<ToolBlock>>,
 }
 
 /// One block of a message, in the order things happened.

@@ -24,6 +24,7 @@ pub const RULES: &[&str] = &[
     "fold.subagent.done-completes",
     "fold.subagent.failed",
     "fold.subagent.implicit-block",
+    "fold.subagent.never-ran",
     "fold.subagent.routed",
     "fold.subagent.unknown-id-dropped",
     "fold.thinking.append",
