@@ -155,11 +155,22 @@ impl<'b> BaselineRun<'b> {
     /// baseline section. Counts and clusters are the caller's to redo.
     pub fn finish(self, report: &mut RunReport, known: &KnownFixtures) {
         let BaselineRun { baseline, today, mut outcomes } = self;
-        for (outcome, entry) in outcomes.iter_mut().zip(&baseline.entries) {
+        // Which entries name a known fixture: each fixture looked up once.
+        let mut names_a_fixture = vec![false; baseline.entries.len()];
+        let mut matching = Vec::new();
+        for id in &known.ids {
+            baseline.matching(id, &mut matching);
+            for &index in &matching {
+                if let Some(slot) = names_a_fixture.get_mut(index) {
+                    *slot = true;
+                }
+            }
+        }
+        for ((outcome, entry), names_a_fixture) in outcomes.iter_mut().zip(&baseline.entries).zip(names_a_fixture) {
             if outcome.status == EntryStatus::Expired {
                 continue;
             }
-            outcome.status = if known.ids.iter().any(|id| entry.matches(id)) {
+            outcome.status = if names_a_fixture {
                 EntryStatus::Active
             } else if entry.suite().is_some_and(|suite| !known.suites.contains(suite)) {
                 EntryStatus::Unchecked

@@ -19,9 +19,11 @@
 use crate::json::line_column;
 use crate::report::Verdict;
 use chrono::NaiveDate;
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use thiserror::Error;
 use toml::Spanned;
 
@@ -82,7 +84,7 @@ pub enum BaselineError {
 #[derive(Clone, Debug)]
 enum Matcher {
     Exact,
-    Glob(GlobMatcher),
+    Glob(Box<(Glob, GlobMatcher)>),
 }
 
 /// One known failure.
@@ -118,7 +120,8 @@ impl Entry {
         let matcher = if is_glob(id) {
             let glob =
                 GlobBuilder::new(id).literal_separator(false).build().map_err(|err| format!("bad glob: {err}"))?;
-            Matcher::Glob(glob.compile_matcher())
+            let matcher = glob.compile_matcher();
+            Matcher::Glob(Box::new((glob, matcher)))
         } else {
             Matcher::Exact
         };
@@ -142,7 +145,7 @@ impl Entry {
     pub fn matches(&self, id: &str) -> bool {
         match &self.matcher {
             Matcher::Exact => self.id == id,
-            Matcher::Glob(glob) => glob.is_match(id),
+            Matcher::Glob(glob) => glob.1.is_match(id),
         }
     }
 
@@ -181,8 +184,83 @@ pub struct Baseline {
     pub path: PathBuf,
     /// The implementation the baseline was written for, if stated.
     pub implementation: Option<String>,
-    /// The entries, in file order.
+    /// The entries, in file order. The lookups ([`Baseline::entry_for`],
+    /// [`Baseline::matching`]) index them on first use: change them before.
     pub entries: Vec<Entry>,
+    index: OnceLock<EntryIndex>,
+}
+
+/// Which entries name a fixture id, found in time that does not grow with
+/// the number of entries: exact ids in a map, every glob compiled into one
+/// set. Applying a baseline is then linear in its entries plus the cases.
+#[derive(Clone, Debug, Default)]
+pub struct EntryIndex {
+    exact: HashMap<String, usize>,
+    globs: GlobSet,
+    /// The entry index of each glob of `globs`, in file order.
+    glob_entries: Vec<usize>,
+}
+
+impl EntryIndex {
+    /// Indexes `entries`.
+    pub fn new(entries: &[Entry]) -> Self {
+        let mut exact = HashMap::with_capacity(entries.len());
+        let mut builder = GlobSetBuilder::new();
+        let mut glob_entries = Vec::new();
+        for (index, entry) in entries.iter().enumerate() {
+            match &entry.matcher {
+                Matcher::Exact => {
+                    exact.entry(entry.id.clone()).or_insert(index);
+                }
+                Matcher::Glob(glob) => {
+                    builder.add(glob.0.clone());
+                    glob_entries.push(index);
+                }
+            }
+        }
+        // Each glob compiled alone already; the set fails only past the
+        // regex engine's size limits, and then matches nothing through the
+        // set: the globs are tried one by one instead.
+        let globs = builder.build().unwrap_or_else(|_| GlobSet::empty());
+        let glob_entries = if globs.len() == glob_entries.len() { glob_entries } else { Vec::new() };
+        EntryIndex { exact, globs, glob_entries }
+    }
+
+    /// The entry that covers `id` among `entries` (the ones indexed): an
+    /// exact entry wins over globs; among globs, the first in the list.
+    pub fn covering<'a>(&self, entries: &'a [Entry], id: &str) -> Option<(usize, &'a Entry)> {
+        if let Some(&index) = self.exact.get(id) {
+            return entries.get(index).map(|entry| (index, entry));
+        }
+        let index = if self.globs_in_set(entries) {
+            self.globs.matches(id).into_iter().next().map(|at| self.glob_entries[at])
+        } else {
+            entries.iter().position(|e| e.is_glob() && e.matches(id))
+        }?;
+        entries.get(index).map(|entry| (index, entry))
+    }
+
+    /// Every entry of `entries` that names `id`, in file order.
+    pub fn matching(&self, entries: &[Entry], id: &str, out: &mut Vec<usize>) {
+        out.clear();
+        if self.globs_in_set(entries) {
+            self.globs.matches_into(id, out);
+            for at in out.iter_mut() {
+                *at = self.glob_entries[*at];
+            }
+        } else {
+            out.extend(entries.iter().enumerate().filter(|(_, e)| e.is_glob() && e.matches(id)).map(|(i, _)| i));
+        }
+        if let Some(&index) = self.exact.get(id) {
+            out.push(index);
+        }
+        out.sort_unstable();
+    }
+
+    /// Whether the globs went into the set (else they are tried one by one).
+    fn globs_in_set(&self, entries: &[Entry]) -> bool {
+        !self.glob_entries.is_empty() || !entries.iter().any(Entry::is_glob)
+    }
 }
 
 #[derive(Deserialize)]
@@ -234,8 +312,10 @@ impl Baseline {
             ));
         }
         let mut entries: Vec<Entry> = Vec::with_capacity(raw.known_failures.len());
+        let lines = LineStarts::of(text);
+        let mut first_line_of: HashMap<String, usize> = HashMap::with_capacity(raw.known_failures.len());
         for raw_entry in raw.known_failures {
-            let line = line_column(text, raw_entry.id.span().start).0;
+            let line = lines.line_of(raw_entry.id.span().start);
             let id = raw_entry.id.into_inner();
             let problem =
                 |message: String| BaselineError::Entry { path: path.to_owned(), line, id: id.clone(), message };
@@ -247,25 +327,50 @@ impl Baseline {
             entry.line = line;
             entry.issue = raw_entry.issue.filter(|issue| !issue.trim().is_empty());
             entry.expires = raw_entry.expires.map(|value| parse_date(&value)).transpose().map_err(&problem)?;
-            if let Some(first) = entries.iter().find(|e| e.id == entry.id) {
-                return Err(problem(format!("listed twice (first on line {})", first.line)));
+            if let Some(first) = first_line_of.insert(entry.id.clone(), entry.line) {
+                return Err(problem(format!("listed twice (first on line {first})")));
             }
             entries.push(entry);
         }
-        Ok(Baseline { path: path.to_owned(), implementation: raw.implementation, entries })
+        Ok(Baseline { path: path.to_owned(), implementation: raw.implementation, entries, index: OnceLock::new() })
+    }
+
+    /// A baseline of `entries` built in code.
+    pub fn of_entries(path: PathBuf, implementation: Option<String>, entries: Vec<Entry>) -> Self {
+        Baseline { path, implementation, entries, index: OnceLock::new() }
+    }
+
+    fn index(&self) -> &EntryIndex {
+        self.index.get_or_init(|| EntryIndex::new(&self.entries))
     }
 
     /// The entry that covers fixture `id`, with its index (an exact entry wins over globs; among globs, the first in the file).
     pub fn entry_for(&self, id: &str) -> Option<(usize, &Entry)> {
-        covering(&self.entries, id)
+        self.index().covering(&self.entries, id)
+    }
+
+    /// The indexes of every entry that names fixture `id`, in file order, into `out`.
+    pub fn matching(&self, id: &str, out: &mut Vec<usize>) {
+        self.index().matching(&self.entries, id, out);
     }
 }
 
-/// The entry of `entries` that covers fixture `id`, with its index: an exact
-/// entry wins over globs; among globs, the first in the list.
-pub fn covering<'a>(entries: &'a [Entry], id: &str) -> Option<(usize, &'a Entry)> {
-    let exact = entries.iter().enumerate().find(|(_, e)| !e.is_glob() && e.matches(id));
-    exact.or_else(|| entries.iter().enumerate().find(|(_, e)| e.is_glob() && e.matches(id)))
+/// Where each line of a text starts, so each entry's line is found by a
+/// binary search instead of a count from the start (which made parsing
+/// quadratic in the number of entries).
+struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    fn of(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
+        LineStarts(starts)
+    }
+
+    /// The 1-based line of byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.0.partition_point(|&start| start <= offset)
+    }
 }
 
 /// `expires` as a TOML local date (`2026-12-31`) or a string holding one.
@@ -349,5 +454,33 @@ mod tests {
             let message = parse(text).unwrap_err().to_string();
             assert!(message.contains(expected), "{message:?} should contain {expected:?}");
         }
+    }
+
+    #[test]
+    fn the_index_finds_what_a_search_of_every_entry_finds() {
+        let mut text = String::new();
+        for n in 0..3_000 {
+            let id = if n % 100 == 0 { format!("chat/g{}-*", n / 100) } else { format!("chat/g{}-{n}", n / 100) };
+            text.push_str(&format!("[[known-failure]]\nid = \"{id}\"\nverdict = \"fail\"\nreason = \"r\"\n"));
+        }
+        text.push_str("[[known-failure]]\nid = \"*/g1-1*\"\nverdict = \"fail\"\nreason = \"r\"\n");
+        let baseline = parse(&text).unwrap();
+        assert_eq!(baseline.entries[2_999].line, 2_999 * 4 + 2);
+        for id in ["chat/g1-101", "chat/g1-150", "chat/g29-2999", "chat/g29-x", "chat/g1-1", "sse/g1-17", "other"] {
+            let slow_exact = baseline.entries.iter().position(|e| !e.is_glob() && e.matches(id));
+            let slow = slow_exact.or_else(|| baseline.entries.iter().position(|e| e.is_glob() && e.matches(id)));
+            assert_eq!(baseline.entry_for(id).map(|(at, _)| at), slow, "{id}");
+            let every: Vec<usize> =
+                baseline.entries.iter().enumerate().filter(|(_, e)| e.matches(id)).map(|(at, _)| at).collect();
+            let mut found = Vec::new();
+            baseline.matching(id, &mut found);
+            assert_eq!(found, every, "{id}");
+        }
+        let twice = format!("{text}[[known-failure]]\nid = \"chat/g5-517\"\nverdict = \"fail\"\nreason = \"r\"\n");
+        let message = parse(&twice).unwrap_err().to_string();
+        assert!(
+            message.contains(":12006: known-failure `chat/g5-517`: listed twice (first on line 2070)"),
+            "{message}"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! ids that still fail. Fixtures nobody has triaged get an `unreviewed:`
 //! reason quoting their first difference.
 
-use super::file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, Entry, covering};
+use super::file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, Entry, EntryIndex};
 use crate::report::{CaseReport, RunReport, Tally, Verdict};
 use std::collections::BTreeMap;
 
@@ -44,14 +44,16 @@ struct Draft {
 /// applied (recorded in the report) or else from `previous`.
 pub fn write_baseline(report: &RunReport, previous: Option<&Baseline>) -> WrittenBaseline {
     let prior = prior_entries(report, previous);
+    let index = EntryIndex::new(&prior);
     let mut written = WrittenBaseline::default();
+    let expected_verdicts = report.baseline.as_ref().map(|b| b.expected_verdicts()).unwrap_or_default();
     // What each failing fixture should be listed with: its verdict before any baseline.
     let failing: Vec<(&CaseReport, Verdict)> = report
         .cases
         .iter()
         .filter_map(|case| match case.verdict {
             Verdict::Xfail => {
-                let verdict = report.baseline.as_ref().and_then(|b| b.expected_verdict_of(&case.id));
+                let verdict = expected_verdicts.get(case.id.as_str()).copied();
                 Some((case, verdict.unwrap_or(Verdict::Fail)))
             }
             Verdict::Invalid | Verdict::UnsupportedVersion => {
@@ -67,27 +69,40 @@ pub fn write_baseline(report: &RunReport, previous: Option<&Baseline>) -> Writte
 
     let mut drafts: BTreeMap<String, Draft> = BTreeMap::new();
     let mut claimed: Vec<bool> = vec![false; failing.len()];
-    let covered_by = |id: &str, index: usize| covering(&prior, id).is_some_and(|(covering, _)| covering == index);
+    // Which entry covers each case, found once per case: the failing cases
+    // each entry covers, and how many of the report's cases it covers.
+    let covering = |id: &str| index.covering(&prior, id).map(|(at, _)| at);
+    let mut covered_failing: Vec<Vec<usize>> = vec![Vec::new(); prior.len()];
+    for (at, (case, _)) in failing.iter().enumerate() {
+        if let Some(entry) = covering(&case.id) {
+            covered_failing[entry].push(at);
+        }
+    }
+    let mut covered_cases: Vec<usize> = vec![0; prior.len()];
+    for case in &report.cases {
+        if let Some(entry) = covering(&case.id) {
+            covered_cases[entry] += 1;
+        }
+    }
     for (index, entry) in prior.iter().enumerate() {
-        let covered: Vec<usize> =
-            failing.iter().enumerate().filter(|(_, (case, _))| covered_by(&case.id, index)).map(|(i, _)| i).collect();
+        let covered = &covered_failing[index];
         if covered.is_empty() {
             written.dropped.push(entry.id.clone());
             continue;
         }
         let glob_still_holds = entry.is_glob()
-            && report.cases.iter().filter(|c| covered_by(&c.id, index)).count() == covered.len()
+            && covered_cases[index] == covered.len()
             && covered.iter().all(|&i| failing.get(i).is_some_and(|(_, v)| *v == entry.verdict));
         if glob_still_holds {
             drafts.insert(entry.id.clone(), draft_from(entry, &entry.id, entry.verdict));
         } else {
-            for &i in &covered {
+            for &i in covered {
                 if let Some((case, verdict)) = failing.get(i) {
                     drafts.insert(case.id.clone(), draft_from(entry, &case.id, *verdict));
                 }
             }
         }
-        for &i in &covered {
+        for &i in covered {
             if let Some(slot) = claimed.get_mut(i) {
                 *slot = true;
             }

@@ -61,6 +61,9 @@ pub struct RunArgs {
     /// The day baseline expiry dates are checked against [default: today, UTC].
     #[arg(long, value_name = "YYYY-MM-DD", hide = true)]
     today: Option<chrono::NaiveDate>,
+    /// Keep what the implementation prints (stderr, error messages) as it is in every report, secrets included: for local debugging only, never for a report you publish.
+    #[arg(long)]
+    keep_printed_secrets: bool,
     #[command(flatten)]
     implementation: ImplementationArgs,
 }
@@ -116,6 +119,7 @@ impl RunConsumer for Stderr {
 }
 
 pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
+    conform::redact::printed::keep_printed_secrets(args.keep_printed_secrets);
     let partition = args.partition.as_deref().map(parse_partition).transpose()?;
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
     let mut selected = args.fixtures.plan(partition)?;

@@ -22,6 +22,7 @@
 
 pub mod escapes;
 pub mod personal;
+pub mod printed;
 pub mod role_addresses;
 pub mod rules;
 pub mod screen;

@@ -154,8 +154,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
     RuleSpec {
         id: "slack-token",
         label: "SLACK_TOKEN",
-        finds: "Slack tokens (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xoxo-`) and incoming-webhook URLs",
-        pattern: r"\bxox[abposr]-[A-Za-z0-9-]+|https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+",
+        finds: "Slack tokens (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xoxo-`, `xoxe-`, `xoxe.xoxp-`), app-level tokens (`xapp-`), and incoming-webhook and workflow-webhook URLs (`hooks.slack.com/services/`, `/triggers/`, `/workflows/`)",
+        pattern: r"\b(?:xoxe\.)?xox[abposre]-[A-Za-z0-9-]+|\bxapp-[0-9]+-[A-Za-z0-9-]+|https://hooks\.slack\.com/(?:services|triggers|workflows)/[A-Za-z0-9/_+-]+",
         groups: &[],
         accept: None,
         personal_data: false,
@@ -164,8 +164,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
     RuleSpec {
         id: "google-api-key",
         label: "GOOGLE_KEY",
-        finds: "Google API keys (`AIza…`)",
-        pattern: r"\bAIza[0-9A-Za-z_-]{10,}",
+        finds: "Google API keys (`AIza…`), OAuth client secrets (`GOCSPX-…`), access tokens (`ya29.…`) and refresh tokens (`1//0…`)",
+        pattern: r"\bAIza[0-9A-Za-z_-]{10,}|\bGOCSPX-[0-9A-Za-z_-]{8,}|\bya29\.[0-9A-Za-z_-]{16,}|\b1//0[0-9A-Za-z_-]{32,}",
         groups: &[],
         accept: None,
         personal_data: false,
@@ -174,8 +174,8 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
     RuleSpec {
         id: "stripe-key",
         label: "STRIPE_KEY",
-        finds: "Stripe secret and restricted keys (`sk_live_`, `rk_live_`, `sk_test_`, …)",
-        pattern: r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{8,}",
+        finds: "Stripe secret and restricted keys (`sk_live_`, `rk_live_`, `sk_test_`, `sk_prod_`, …) and webhook signing secrets (`whsec_`)",
+        pattern: r"\b[sr]k_(?:live|test|prod)_[A-Za-z0-9]{8,}|\bwhsec_[A-Za-z0-9+/=]{16,}",
         groups: &[],
         accept: None,
         personal_data: false,
@@ -188,6 +188,64 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
         pattern: r"\bnpm_[A-Za-z0-9]{16,}",
         groups: &[],
         accept: None,
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // gitleaks twilio-api-key (`SK` + 32 hex) and the account SID (`AC` +
+    // 32 hex) that goes with it in every Twilio credential pair.
+    RuleSpec {
+        id: "twilio-key",
+        label: "TWILIO_KEY",
+        finds: "Twilio API key SIDs (`SK` + 32 hex) and account SIDs (`AC` + 32 hex)",
+        pattern: r"\b(?:SK|AC)[0-9a-fA-F]{32}\b",
+        groups: &[],
+        accept: None,
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // gitleaks pypi-upload-token: every token is a macaroon whose base64
+    // starts `AgE` (`pypi-AgEIcHlwaS5vcmc…`, TestPyPI `pypi-AgENdGVzdC5weXBp…`).
+    RuleSpec {
+        id: "pypi-token",
+        label: "PYPI_TOKEN",
+        finds: "PyPI and TestPyPI upload tokens (`pypi-AgE…`)",
+        pattern: r"\bpypi-AgE[A-Za-z0-9_-]{16,}",
+        groups: &[],
+        accept: None,
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // gitleaks telegram-bot-api-token: the bot's numeric id, a colon and 35
+    // characters starting with `A`.
+    RuleSpec {
+        id: "telegram-bot-token",
+        label: "TELEGRAM_TOKEN",
+        finds: "Telegram bot tokens (`123456789:AA…`, 35 characters after the colon)",
+        pattern: r"\b[0-9]{5,16}:A[A-Za-z0-9_-]{34}\b",
+        groups: &[],
+        accept: None,
+        personal_data: false,
+        rescan_refused: false,
+    },
+    // Tokens whose prefix names their service, as gitleaks lists them:
+    // DigitalOcean, Shopify, Linear, Postman, Doppler, Databricks, Sentry,
+    // Pulumi, HashiCorp Vault, age, Groq, Replicate, Perplexity, xAI,
+    // Grafana, New Relic, Supabase, Netlify, Tailscale, Docker Hub,
+    // PlanetScale, RubyGems, Figma, Notion, Square, Mailgun, Dynatrace,
+    // Alibaba Cloud, Fly.io and Render. Each needs 16 characters after its
+    // prefix, so a prefix in prose is left alone.
+    RuleSpec {
+        id: "service-token",
+        label: "SERVICE_TOKEN",
+        finds: "tokens of services that prefix them (DigitalOcean `dop_v1_`/`doo_v1_`/`dor_v1_`, Shopify `shpat_`/`shpss_`/`shpca_`/`shppa_`, Linear `lin_api_`, Postman `PMAK-`, Doppler `dp.pt.`, Databricks `dapi`, Sentry `sntrys_`/`sntryu_`, Pulumi `pul-`, Vault `hvs.`/`hvb.`, age `AGE-SECRET-KEY-1`, Groq `gsk_`, Replicate `r8_`, Perplexity `pplx-`, xAI `xai-`, Grafana `glc_`/`glsa_`, New Relic `NRAK-`, Supabase `sbp_`, Netlify `nfp_`, Tailscale `tskey-`, Docker Hub `dckr_pat_`, PlanetScale `pscale_tkn_`/`pscale_pw_`, RubyGems `rubygems_`, Figma `figd_`, Notion `ntn_`, Square `sq0atp-`/`sq0csp-`, Mailgun `key-`, Dynatrace `dt0c01.`, Alibaba `LTAI`, Fly.io `fo1_`, Render `rnd_`)",
+        pattern: concat!(
+            r"\b(?:do[opr]_v1_|shp(?:at|ss|ca|pa)_|lin_api_|PMAK-|dp\.(?:pt|st|sa|ct|scim|audit)\.|dapi|sntry[su]_|pul-",
+            r"|hv[sb]\.|AGE-SECRET-KEY-1|gsk_|r8_|pplx-|xai-|glc_|glsa_|NRAK-|sbp_|nfp_|tskey-[a-z]+-|dckr_pat_",
+            r"|pscale_(?:tkn|pw|oauth)_|rubygems_|figd_|ntn_|sq0(?:atp|csp)-|key-|dt0c01\.|LTAI|fo1_|rnd_)",
+            r"[A-Za-z0-9_+/=.-]{16,}",
+        ),
+        groups: &[],
+        accept: Some(has_a_digit),
         personal_data: false,
         rescan_refused: false,
     },
@@ -386,10 +444,11 @@ pub const BUILTIN_RULES: &[RuleSpec] = &[
     RuleSpec {
         id: "phone-number",
         label: "PHONE",
-        finds: "phone numbers with a `+` country code (E.164: 8–15 digits, spaces, dots, dashes or an area code in parentheses) and North American numbers (`(415) 555-0134`, `415-555-0134`, `1-800-555-0199`)",
+        finds: "phone numbers with a `+` country code (E.164: 8–15 digits, spaces, dots, dashes or an area code in parentheses), North American numbers (`(415) 555-0134`, `415-555-0134`, `1-800-555-0199`) and national numbers with a trunk `0` split in groups (`020 7946 0958`, `(030) 1234 5678`, `01 23 45 67 89`: 10 or 11 digits)",
         pattern: concat!(
             r"\+[1-9][0-9]{0,3}(?:[ .-]?(?:\([0-9]{1,4}\)|[0-9]{1,6})){1,6}",
             r"|(?:\b1[ .-])?(?:\([2-9][0-9]{2}\)[ ]?|\b[2-9][0-9]{2}[.-])[0-9]{3}[.-][0-9]{4}\b",
+            r"|(?:\(0[1-9][0-9]{0,4}\)|\b0[1-9][0-9]{0,4})(?:[ .-][0-9]{2,8}){1,4}\b",
         ),
         groups: &[],
         accept: Some(personal::is_phone_number),
@@ -628,6 +687,12 @@ fn looks_like_bare_secret(candidate: &Candidate<'_>) -> bool {
 }
 
 /// A token of upper- and lower-case letters (generated), not a snake_case name.
+/// A token with a digit somewhere: generated tokens have them, words and
+/// kebab-case names after a short prefix (`key-value-store`) do not.
+fn has_a_digit(candidate: &Candidate<'_>) -> bool {
+    candidate.secret.bytes().any(|b| b.is_ascii_digit())
+}
+
 fn has_both_cases(candidate: &Candidate<'_>) -> bool {
     let token = candidate.secret;
     token.bytes().any(|b| b.is_ascii_uppercase()) && token.bytes().any(|b| b.is_ascii_lowercase())

@@ -8,6 +8,7 @@
 
 use super::model::Verdict;
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 
 /// The state of one baseline entry after a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -122,6 +123,30 @@ impl BaselineSummary {
     /// The verdict an expected failure had before the baseline excused it.
     pub fn expected_verdict_of(&self, id: &str) -> Option<Verdict> {
         self.entries.iter().find(|e| e.expected.iter().any(|c| c == id)).map(|e| e.verdict)
+    }
+
+    /// [`BaselineSummary::expected_verdict_of`] of every expected failure at
+    /// once, for callers that ask about every case (one search each would
+    /// be quadratic in a large baseline).
+    pub fn expected_verdicts(&self) -> HashMap<&str, Verdict> {
+        let mut verdicts = HashMap::new();
+        for entry in &self.entries {
+            for id in &entry.expected {
+                verdicts.entry(id.as_str()).or_insert(entry.verdict);
+            }
+        }
+        verdicts
+    }
+
+    /// The ids of every case an entry names ([`BaselineSummary::entry_of`]
+    /// is `Some` for exactly these).
+    pub fn listed_cases(&self) -> HashSet<&str> {
+        let mut listed = HashSet::new();
+        for entry in &self.entries {
+            listed.extend(entry.expected.iter().chain(&entry.passed).map(String::as_str));
+            listed.extend(entry.changed.iter().map(|c| c.id.as_str()));
+        }
+        listed
     }
 
     /// One line per entry that fails the run (stale or expired).

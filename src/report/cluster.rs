@@ -18,7 +18,7 @@ use super::cause::{cause_pattern, derived_views, value_change};
 use super::model::{CaseReport, DifferenceReport, Tally, Verdict};
 use super::signature::Signature;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// Longest message class kept, in characters.
 const MAX_CLASS_CHARS: usize = 120;
@@ -58,11 +58,16 @@ impl Cluster {
 /// by signature. Largest clusters first; ties by label.
 pub fn cluster(cases: &[CaseReport], baseline: Option<&BaselineSummary>) -> Vec<Cluster> {
     let mut clusters: Vec<Cluster> = Vec::new();
+    // Looked up once per case, not searched: a large run with a large
+    // baseline would be quadratic.
+    let expected_verdicts = baseline.map(BaselineSummary::expected_verdicts).unwrap_or_default();
+    let mut positions: HashMap<Signature, usize> = HashMap::new();
     for case in cases.iter().filter(|c| is_failure(c)) {
-        for signature in signatures(case, baseline) {
-            let index = match clusters.iter().position(|c| c.signature == signature) {
-                Some(index) => index,
+        for signature in signatures(case, &expected_verdicts) {
+            let index = match positions.get(&signature) {
+                Some(&index) => index,
                 None => {
+                    positions.insert(signature.clone(), clusters.len());
                     clusters.push(Cluster {
                         label: signature.label(),
                         signature,
@@ -112,12 +117,12 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
-fn signatures(case: &CaseReport, baseline: Option<&BaselineSummary>) -> Vec<Signature> {
+fn signatures(case: &CaseReport, expected_verdicts: &HashMap<&str, Verdict>) -> Vec<Signature> {
     if !case.differences.is_empty() {
         return difference_signatures(&case.suite, &case.differences);
     }
     let verdict = match case.verdict {
-        Verdict::Xfail => baseline.and_then(|b| b.expected_verdict_of(&case.id)).unwrap_or(Verdict::Xfail),
+        Verdict::Xfail => expected_verdicts.get(case.id.as_str()).copied().unwrap_or(Verdict::Xfail),
         other => other,
     };
     let message_class = match verdict {

@@ -226,10 +226,15 @@ pub fn merge(reports: Vec<RunReport>) -> Result<RunReport, MergeError> {
 /// and an entry is stale only when no shard's corpus had a match (every
 /// shard loads the whole corpus, so in practice they agree).
 fn merge_baseline(into: &mut BaselineSummary, from: BaselineSummary) {
+    let mut position: HashMap<String, usize> =
+        into.entries.iter().enumerate().map(|(at, e)| (e.id.clone(), at)).collect();
     for entry in from.entries {
-        match into.entries.iter_mut().find(|e| e.id == entry.id) {
+        match position.get(&entry.id).and_then(|&at| into.entries.get_mut(at)) {
             Some(existing) => join_entry(existing, entry),
-            None => into.entries.push(entry),
+            None => {
+                position.insert(entry.id.clone(), into.entries.len());
+                into.entries.push(entry);
+            }
         }
     }
 }

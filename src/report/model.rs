@@ -434,8 +434,8 @@ impl RunReport {
         if self.summary.total == 0 || not_judged < self.summary.total {
             return None;
         }
-        let listed = |id: &str| self.baseline.as_ref().is_some_and(|b| b.entry_of(id).is_some());
-        if self.cases.iter().all(|case| listed(&case.id)) {
+        let listed = self.baseline.as_ref().map(BaselineSummary::listed_cases).unwrap_or_default();
+        if self.cases.iter().all(|case| listed.contains(case.id.as_str())) {
             return None;
         }
         let unsupported = self.summary.count(Verdict::Unsupported);

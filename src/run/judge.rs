@@ -4,6 +4,7 @@
 use crate::compare::{compare, render_plain};
 use crate::fixture::{FixtureStatus, LoadedFixture};
 use crate::implementation::{CaseRequest, Implementation, Outcome};
+use crate::redact::printed::scrub_printed;
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, DifferenceReport, Verdict};
 use serde_json::Value;
@@ -50,7 +51,8 @@ pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> Ca
     let clock = Instant::now();
     let run = implementation.run_case(&request);
     report.duration_ms = clock.elapsed().as_secs_f64() * 1000.0;
-    report.stderr = run.stderr;
+    // What the implementation printed enters the report scrubbed.
+    report.stderr = run.stderr.map(scrub_printed);
     let (verdict, message) = match output_or_verdict(run.outcome) {
         Ok(actual) => match compare(fixture.suite, &parts.input, &parts.expected, &actual) {
             None => (Verdict::Pass, None),
@@ -77,8 +79,12 @@ pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> Ca
 }
 
 /// The output of an outcome, or the verdict an outcome without one earns,
-/// with its message.
+/// with its message (what the implementation said, scrubbed of secrets).
 pub(super) fn output_or_verdict(outcome: Outcome) -> Result<Value, (Verdict, String)> {
+    output_or_verdict_as_said(outcome).map_err(|(verdict, message)| (verdict, scrub_printed(message)))
+}
+
+fn output_or_verdict_as_said(outcome: Outcome) -> Result<Value, (Verdict, String)> {
     match outcome {
         Outcome::Output(output) => Ok(output),
         Outcome::Error(message) => Err((Verdict::Error, message)),

@@ -323,6 +323,42 @@ fn a_deep_reply_gives_a_small_report_every_reader_reads_back() {
     }
 }
 
+/// An adapter that prints `GITHUB_TOKEN=ghp_…` and `ANTHROPIC_API_KEY=…` to
+/// stderr, and names a key in its error message, once got both into all four
+/// report formats.
+fn what_an_implementation_prints_reaches_no_report_unscrubbed() {
+    let Some(python) = common::python() else { return common::skip("python3 is not installed") };
+    let (dir, _) = one_fixture_tree();
+    let adapter = format!("{python} {}", common::path_arg("tests/adapters/chatty.py"));
+    let formats = ["--format", "json", "--format", "junit", "--format", "markdown", "--format", "html"];
+    let secrets = ["ghp_R8kq2Lm9Np4Rs7Tv1Wy3Ab6Cd0Ef5Gh8Jk2Z", "sk-ant-api03-Qm7Zt2Lx9Vb4Nc8Rk1Hs6Jd3Fw5Gy0Pa"];
+    for (keep, out) in [(false, "scrubbed"), (true, "kept")] {
+        let mut args = vec!["run", ".", "--impl-cmd", &adapter, "--out", out];
+        args.extend(formats);
+        if keep {
+            args.push("--keep-printed-secrets");
+        }
+        let finished = run_in(dir.path(), &args);
+        assert_eq!(finished.code, Some(1), "{}", finished.text());
+        let files: Vec<PathBuf> =
+            std::fs::read_dir(dir.path().join(out)).unwrap().flatten().map(|entry| entry.path()).collect();
+        assert_eq!(files.len(), 4, "{files:?}");
+        for file in files.iter().chain([&PathBuf::from("stdout")]) {
+            let text =
+                if file.ends_with("stdout") { finished.stdout.clone() } else { std::fs::read_to_string(file).unwrap() };
+            for secret in secrets {
+                // The terminal report shows stderr only in part: only its absence is checked.
+                if !keep || !file.ends_with("stdout") {
+                    assert_eq!(text.contains(secret), keep, "{}: {secret}", file.display());
+                }
+            }
+            if !keep && !file.ends_with("stdout") {
+                assert!(text.contains("GITHUB_TOKEN=REDACTED_GITHUB_TOKEN_"), "{}", file.display());
+            }
+        }
+    }
+}
+
 crate::trials![
     special_files_named_like_fixtures_are_notes_and_never_opened,
     a_fifo_version_file_is_an_error_line_not_a_hang,
@@ -330,6 +366,7 @@ crate::trials![
     a_document_with_too_many_values_is_a_located_error,
     a_reply_with_too_many_values_is_a_verdict_not_an_allocation,
     a_deep_reply_gives_a_small_report_every_reader_reads_back,
+    what_an_implementation_prints_reaches_no_report_unscrubbed,
     running_out_of_memory_is_one_clear_line,
     a_number_beyond_a_double_is_refused_everywhere_saying_why,
     a_newline_in_a_file_name_does_not_split_a_message,

@@ -391,6 +391,53 @@ pub fn kinds() -> Vec<Kind> {
         kind("Stripe secret key", "stripe-key", t("stripe ").s(STRIPE).t(" charge")),
         kind("Stripe restricted key", "stripe-key", t("rk ").s("rk_live_51H8xYzQrStUvWxYz0123AbCd").t(" read-only")),
         kind("npm token", "npm-token", t("//registry.npmjs.org/:_authToken ").s(NPM).t("\n")),
+        kind("Twilio API key", "twilio-key", t("TWILIO_API_KEY ").s("SKa4c123b1612dd272d1371c17149d4395").t(" (sms)")),
+        kind("Twilio account SID", "twilio-key", t("account ").s("AC36b3216fdaeeb975729fae923d5a4fd1").t(" billing")),
+        kind(
+            "PyPI token",
+            "pypi-token",
+            t("password = ").s("pypi-AgEIcHlwaS5vcmcReQMsm9Wcz7uW9XFOGOeMVNen5n1Ae6pWzpF1qH6YytwMe4Lby").t("\n"),
+        ),
+        kind(
+            "Telegram bot token",
+            "telegram-bot-token",
+            t("bot ").s("5823419076:A9qEwjky40UVsWmflzdE1F8ResqEDusTpkr").t(" polling"),
+        ),
+        kind(
+            "DigitalOcean token",
+            "service-token",
+            t("doctl auth init -t ")
+                .s("dop_v1_e9cb0eb53f16947ccf25ec84d8dbc74254770f58904dba41ecccc3fc1626e53a")
+                .t("\n"),
+        ),
+        kind(
+            "Slack app-level token",
+            "slack-token",
+            t("SLACK_APP ")
+                .s("xapp-1-A0OVFZ8UZDZ-1222029729975-440034d6608697a8d41bed440e50454f31af3176813e02ea68ef786e4d3cea27"),
+        ),
+        kind(
+            "Slack workflow webhook",
+            "slack-token",
+            t("POST ")
+                .s("https://hooks.slack.com/triggers/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")
+                .t(" 200"),
+        ),
+        kind(
+            "Stripe webhook secret",
+            "stripe-key",
+            t("STRIPE_WH ").s("whsec_mDGAkJiG8XnBE3NnYJoQ9WmXeHH2fdee").t(" set"),
+        ),
+        kind(
+            "Google OAuth client secret",
+            "google-api-key",
+            t("client ").s("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").t(" ok"),
+        ),
+        kind(
+            "Google OAuth access token",
+            "google-api-key",
+            t("token ").s("ya29.a03Fs2QhX6KWxOiixgVoOnzyw2MzP0ZvzOMhfWuBBy").t(" expires"),
+        ),
         kind(
             "Hugging Face token",
             "huggingface-token",
@@ -540,6 +587,7 @@ pub fn kinds() -> Vec<Kind> {
             t("drwxr-x--- 9 ").s(USER_LINUX).t(" staff 4096 Jan 11 00:22 ."),
         ),
         // Personal data.
+        personal("national phone number", "phone-number", t("call ").s("020 7946 0958").t(" after six")),
         personal("phone number with country code", "phone-number", t("call ").s("+44 20 7946 0958").t(" after 5")),
         personal("phone number, E.164 without spaces", "phone-number", t("\"to\": \"").s("+14155550134").t("\"")),
         personal("North American phone number", "phone-number", t("Phone: ").s("(415) 555-0134").t(", ext. 12")),
