@@ -41,9 +41,34 @@ pub enum ReportReadError {
 
 /// Reads a JSON report written by `conform run --format json`.
 pub fn read_report(path: &Path) -> Result<RunReport, ReportReadError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|err| ReportReadError::Read { path: path.to_owned(), message: err.to_string() })?;
+    let read_error = |message: String| ReportReadError::Read { path: path.to_owned(), message };
+    // Only a regular file, and within a bound: a FIFO or `/dev/zero` named
+    // as a report is refused at once instead of blocking or filling memory.
+    let bytes = crate::files::read_limited(path, MAX_REPORT_BYTES).map_err(|err| read_error(err.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|err| read_error(format!("not UTF-8: {err}")))?;
     parse_report(&text, path)
+}
+
+/// The largest JSON report read back: 200,000 cases at their bound in
+/// [`super::limits`] fit many times over.
+pub const MAX_REPORT_BYTES: u64 = 4 << 30;
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_device_or_a_fifo_is_refused_at_once() {
+        let err = read_report(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(err.contains("a device, not a regular file"), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("report.json");
+        let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string and mode.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        let err = read_report(&fifo).unwrap_err().to_string();
+        assert!(err.contains("a FIFO (named pipe), not a regular file"), "{err}");
+    }
 }
 
 /// Parses report text; `path` only labels errors.
