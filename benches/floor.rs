@@ -2,11 +2,12 @@
 //! it judges anything, as a program of their own, so that `benches/floor.py` can time them as
 //! processes beside `conform validate` and `conform run` on the same files.
 //!
-//!     floor read DIR...     read every fixture file (`*.json`, not hidden) under the folders
+//!     floor read DIR...     read every fixture file under the folders
 //!     floor parse DIR...    read and parse every one with the project's JSON parser
 //!
-//! Both walk the folders in sorted order and share the files among as many worker threads as
-//! `conform run` starts (one per available core, `CONFORM_FLOOR_JOBS` overrides), each taking
+//! Both take the files `conform run` would judge there (the harness's own discovery: the same
+//! files in the same order, the same walk and stat of each) and share them among as many worker
+//! threads as `conform run` starts (one per available core, `CONFORM_FLOOR_JOBS` overrides), each taking
 //! the next file, as the run's workers do. They read through the same bounded reader the
 //! harness reads fixtures with, and parse with [`conform::fixture::read_document`] (UTF-8 check
 //! and the harness's parser: the pre-scan, exact numbers, key order). A file that fails to read
@@ -53,10 +54,10 @@ fn main() {
 
 /// Runs `stage` over every fixture file under `folders`: (files, bytes read).
 fn floor(stage: Stage, folders: &[PathBuf]) -> (usize, u64) {
-    let mut files = Vec::new();
-    for folder in folders {
-        walk(folder, &mut files);
-    }
+    let files: Vec<PathBuf> = match conform::fixture::discover(folders, &conform::fixture::SuiteFilter::default()) {
+        Ok(discovery) => discovery.files.into_iter().map(|file| file.path).collect(),
+        Err(err) => fail(&folders[0], &err.to_string()),
+    };
     let jobs = std::env::var("CONFORM_FLOOR_JOBS")
         .ok()
         .and_then(|jobs| jobs.parse().ok())
@@ -99,22 +100,4 @@ fn one(stage: Stage, path: &Path) -> u64 {
 fn fail(path: &Path, message: &str) -> ! {
     eprintln!("{}: {message}", path.display());
     std::process::exit(2)
-}
-
-/// The fixture files under `folder`, sorted, as discovery finds them (`*.json`, not hidden).
-fn walk(folder: &Path, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(folder) else { return };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
-    paths.sort();
-    for path in paths {
-        let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("");
-        if name.starts_with('.') {
-            continue;
-        }
-        if path.is_dir() {
-            walk(&path, found);
-        } else if name.ends_with(".json") {
-            found.push(path);
-        }
-    }
 }
