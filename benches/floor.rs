@@ -61,7 +61,7 @@ fn floor(stage: Stage, folders: &[PathBuf]) -> (usize, u64) {
     let jobs = std::env::var("CONFORM_FLOOR_JOBS")
         .ok()
         .and_then(|jobs| jobs.parse().ok())
-        .unwrap_or_else(|| conform::fixture::worker_count(0, files.len()));
+        .unwrap_or_else(|| conform::workers::worker_count(0, files.len()));
     let next = AtomicUsize::new(0);
     let total: u64 = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs.max(1))
