@@ -83,7 +83,72 @@ fn no_fixture_holds_a_secret_or_a_user_name() {
     assert!(leaks.is_empty(), "{} findings:\n{}", leaks.len(), leaks.join("\n"));
 }
 
+/// The messages conform's own JSON parser gives for broken texts of every
+/// kind it tells apart (serde_json's wording, and conform's own for the
+/// empty text and a number beyond a double).
+fn own_parser_messages() -> Vec<String> {
+    let broken = [
+        "",
+        "   ",
+        "{",
+        "[1,",
+        "{\"a\"",
+        "{\"a\" 1}",
+        "{1:2}",
+        "tru",
+        "[1]x",
+        "\"a",
+        "\"\\x\"",
+        "\"\u{1}\"",
+        "1e400",
+        "-",
+        "[1,]",
+        "01",
+    ];
+    let mut messages: Vec<String> =
+        broken.iter().filter_map(|text| conform::json::parse_value(text).err()).map(|err| err.message).collect();
+    messages.sort();
+    messages.dedup();
+    messages
+}
+
+/// An expected output holds only what a port in any language can produce
+/// from its suite's README: no text of conform's own libraries, such as the
+/// wording of its JSON parser's errors, which no other parser shares. The
+/// project's fixtures and, when ../shared is here, the HAPI corpus.
+fn no_expected_output_holds_a_message_of_conforms_own_json_parser() {
+    let messages = own_parser_messages();
+    assert!(messages.len() >= 8, "too few distinct parser messages to look for: {messages:?}");
+    let mut trees = vec![root().join("fixtures")];
+    trees.extend(common::hapi_corpus());
+    let mut pinned = Vec::new();
+    for tree in trees {
+        let discovery = discover(&[tree], &SuiteFilter::default()).expect("the tree is discovered");
+        for file in &discovery.files {
+            let document = read_document(&file.path);
+            let mut strings = Vec::new();
+            strings_of(document.get("expected").unwrap_or(&serde_json::Value::Null), &mut strings);
+            for text in strings {
+                if let Some(message) = messages.iter().find(|message| text.contains(message.as_str())) {
+                    pinned.push(format!("{}: {text:?} holds the parser's {message:?}", file.path.display()));
+                }
+            }
+        }
+    }
+    assert!(pinned.is_empty(), "expected outputs that pin conform's parser:\n{}", pinned.join("\n"));
+}
+
+fn strings_of<'a>(value: &'a serde_json::Value, out: &mut Vec<&'a str>) {
+    match value {
+        serde_json::Value::String(text) => out.push(text),
+        serde_json::Value::Array(items) => items.iter().for_each(|item| strings_of(item, out)),
+        serde_json::Value::Object(members) => members.values().for_each(|member| strings_of(member, out)),
+        _ => {}
+    }
+}
+
 crate::trials![
+    no_expected_output_holds_a_message_of_conforms_own_json_parser,
     every_suite_holds_at_least_its_minimum_of_fixtures,
     every_fixture_file_is_in_canonical_form,
     chat_descriptions_cite_the_spec_section_of_the_rule_they_pin,
