@@ -139,10 +139,12 @@ pub enum SetupError {
         known: String,
     },
     /// `--suite` named a suite the harness does not have.
-    #[error("unknown suite `{name}` (known: {known})")]
+    #[error("unknown suite `{name}`: did you mean `{nearest}`? (known: {known})")]
     UnknownSuite {
         /// The name given.
         name: String,
+        /// The known suite name nearest to it.
+        nearest: String,
         /// The known suite names.
         known: String,
     },

@@ -228,6 +228,9 @@ pub enum Change {
         lines: usize,
         /// The proposed document's `description`, when it has one.
         description: Option<String>,
+        /// Its first [`NEW_FILE_PREVIEW_LINES`] lines, so that a reviewer
+        /// sees what a new fixture holds before accepting it.
+        head: Vec<String>,
     },
     /// The proposed text equals the current one.
     Identical,
@@ -242,6 +245,10 @@ pub enum Change {
     },
 }
 
+/// Lines of a new fixture shown by `review --list` (the canonical text, its
+/// members in key order: the description, then most often the expected part).
+pub const NEW_FILE_PREVIEW_LINES: usize = 40;
+
 /// Compares a pending file with its target.
 pub fn describe(pending: &PendingFixture) -> Result<Change, ReviewError> {
     let proposed = std::fs::read_to_string(&pending.pending).map_err(|err| io_error(&pending.pending, err))?;
@@ -251,7 +258,8 @@ pub fn describe(pending: &PendingFixture) -> Result<Change, ReviewError> {
             let description = json::parse_value(&proposed)
                 .ok()
                 .and_then(|document| document.get("description")?.as_str().map(str::to_owned));
-            return Ok(Change::New { lines: proposed.lines().count(), description });
+            let head = proposed.lines().take(NEW_FILE_PREVIEW_LINES).map(str::to_owned).collect();
+            return Ok(Change::New { lines: proposed.lines().count(), description, head });
         }
         Err(err) => return Err(io_error(&pending.target, err)),
     };

@@ -87,6 +87,10 @@ pub struct PreparedFixture {
     /// Whether its window is longer than asked (a group that must stay
     /// together is longer).
     pub oversized: bool,
+    /// The curated members kept from a fixture already at the target
+    /// (`description` and any member a capture does not write); `None` when
+    /// there was no fixture there.
+    pub kept: Option<Vec<String>>,
 }
 
 /// Everything a capture produced, before writing.
@@ -424,8 +428,9 @@ fn finish(context: &Context<'_>, linter: &Linter, job: Job) -> Result<(PreparedF
     let document = build_document(context.suite, context.version, &name, &description, &input, &expected)
         .map_err(|message| CaptureError::Reference { name: name.clone(), message })?;
     drop(input);
-    let text = json::to_canonical_string(&document);
     let target = context.options.out.join(format!("{name}.json"));
+    let (document, kept) = keep_curated(document, &target);
+    let text = json::to_canonical_string(&document);
     let problems = schema_errors(context.suite, context.version, &document, &text, &target);
     if !problems.is_empty() {
         return Err(CaptureError::Invalid { name, problems });
@@ -434,7 +439,7 @@ fn finish(context: &Context<'_>, linter: &Linter, job: Job) -> Result<(PreparedF
     if !findings.is_empty() {
         return Err(CaptureError::SecretsRemain { name, findings });
     }
-    Ok((PreparedFixture { name, target, document, text, items, oversized }, warnings))
+    Ok((PreparedFixture { name, target, document, text, items, oversized, kept }, warnings))
 }
 
 /// The reading thread: cases in order, scrubbed, cut and handed to workers.
@@ -834,6 +839,33 @@ fn build_document(
         .with_input(&Value::Object(document), input)
         .map_err(|message| format!("captures cannot build documents of suite {} {message}", suite.name()))?;
     suite.with_expected(&document, expected)
+}
+
+/// A capture of a recording that was imported before proposes a fixture
+/// where one already is: a reviewer may have written its description, or
+/// added members a capture does not write. Those are curated, and kept: the
+/// capture renews what it computes (the version, the name, the input and
+/// expected parts) and nothing else. Returns the document and the names of
+/// the members kept, or `None` when no fixture document is at `target` (one
+/// that cannot be read or is not an object counts as none: the pending file
+/// then shows the whole proposal).
+fn keep_curated(document: Value, target: &Path) -> (Value, Option<Vec<String>>) {
+    let Ok(bytes) = crate::files::read_limited(target, crate::files::max_file_bytes()) else { return (document, None) };
+    let Some(Value::Object(existing)) = std::str::from_utf8(&bytes).ok().and_then(|text| json::parse_value(text).ok())
+    else {
+        return (document, None);
+    };
+    let Value::Object(mut proposed) = document else { return (document, None) };
+    let mut kept = Vec::new();
+    for (key, value) in existing {
+        if key == "description" || !proposed.contains_key(&key) {
+            if proposed.get(&key) != Some(&value) {
+                kept.push(key.clone());
+            }
+            proposed.insert(key, value);
+        }
+    }
+    (Value::Object(proposed), Some(kept))
 }
 
 /// A valid, unused fixture name: characters outside `[A-Za-z0-9._-]` become

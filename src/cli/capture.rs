@@ -5,6 +5,7 @@ use clap::Args;
 use clap::builder::PossibleValuesParser;
 use conform::capture::{CaptureOptions, PreparedFixture, Progress, capture, find_format, format_names, formats};
 use conform::error::exit_code;
+use conform::files::ShowPath;
 use conform::review::{WriteMode, Written, running_in_ci};
 use std::path::PathBuf;
 
@@ -92,7 +93,7 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         fixture_version: args.fixture_version,
         force_format: args.force_format,
     };
-    let mut progress = Printed;
+    let mut progress = Printed::default();
     let captured = capture(&options, mode, &mut progress)?;
     let pending = captured.written.iter().filter(|outcome| matches!(outcome, Written::Pending(_))).count();
     let redaction = &captured.redaction;
@@ -109,22 +110,34 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     }
     let unchanged = captured.written.iter().filter(|outcome| matches!(outcome, Written::Unchanged(_))).count();
     println!(
-        "{} fixtures captured: {} written, {unchanged} unchanged",
+        "{} fixtures captured: {} new, {} changed, {unchanged} unchanged",
         captured.written.len(),
-        captured.written.len() - unchanged
+        progress.new,
+        progress.changed
     );
     if pending > 0 {
-        println!(
-            "{pending} fixtures pending review: `conform review {}` accepts or rejects them",
-            options.out.display()
-        );
+        let folder = options.out.display();
+        let changes = if progress.changed > 0 {
+            format!(
+                " ({} of them change a fixture already there: `conform review {folder} --list` shows how)",
+                progress.changed
+            )
+        } else {
+            String::new()
+        };
+        println!("{pending} fixtures pending review{changes}: `conform review {folder}` accepts or rejects them");
     }
     Ok(exit_code::CONFORMANT)
 }
 
 /// Prints what a capture does as it goes: notices and warnings on stderr,
-/// each fixture written on stdout.
-struct Printed;
+/// each fixture written on stdout, `new` or `changed` (a fixture was already
+/// there; its curated members are kept and named) or `unchanged`.
+#[derive(Default)]
+struct Printed {
+    new: usize,
+    changed: usize,
+}
 
 impl Progress for Printed {
     fn notice(&mut self, text: &str) {
@@ -136,7 +149,26 @@ impl Progress for Printed {
     }
 
     fn fixture(&mut self, fixture: &PreparedFixture, written: &Written) {
-        super::print_written(written, &format!(" ({} items)", fixture.items));
+        let items = format!(" ({} items)", fixture.items);
+        let path = match written {
+            Written::Unchanged(_) => return super::print_written(written, &items),
+            Written::Pending(path) | Written::Accepted(path) => path,
+        };
+        let (verb, kept) = match &fixture.kept {
+            None => {
+                self.new += 1;
+                ("new", String::new())
+            }
+            Some(kept) => {
+                self.changed += 1;
+                let kept = match kept.as_slice() {
+                    [] => String::new(),
+                    members => format!("; kept its curated {}", members.join(", ")),
+                };
+                ("changed", kept)
+            }
+        };
+        println!("{verb:<9} {}{items}{kept}", path.shown());
     }
 
     fn removed(&mut self, paths: &[std::path::PathBuf]) {

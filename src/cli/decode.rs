@@ -2,9 +2,9 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use conform::error::{SetupError, exit_code};
+use conform::error::exit_code;
 use conform::files::ShowPath;
-use conform::fixture::known_suites;
+use conform::fixture::unknown_suite;
 use conform::suite::NoTrace;
 use conform::suite::call_reference;
 use std::io::Write;
@@ -25,7 +25,7 @@ pub struct DecodeArgs {
 
 pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
     let Some(suite) = conform::suites::find(&args.suite) else {
-        return Err(SetupError::UnknownSuite { name: args.suite, known: known_suites() }.into());
+        return Err(unknown_suite(&args.suite).into());
     };
     if suite.reference().is_none() {
         bail!("no reference implementation for suite {} yet", suite.name());

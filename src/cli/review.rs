@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::Args;
 use conform::error::exit_code;
+use conform::report::visible_controls;
 use conform::review::{
     Change, PendingFixture, ReviewError, accept, changed_lines, describe, find_pending, reject, running_in_ci,
     write_fixture_change,
@@ -13,6 +14,8 @@ use std::path::PathBuf;
 
 /// Longest description shown for a new fixture, in characters.
 const MAX_DESCRIPTION_CHARS: usize = 240;
+/// Longest line of a new fixture's preview.
+const MAX_PREVIEW_LINE_CHARS: usize = 200;
 
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
@@ -186,10 +189,18 @@ impl Outcome {
 fn print_pending(item: &PendingFixture, no_diff: bool) -> anyhow::Result<()> {
     let stdout = &mut std::io::stdout().lock();
     match describe(item)? {
-        Change::New { lines, description } => {
+        Change::New { lines, description, head } => {
             writeln!(stdout, "new       {} ({lines} lines)", item.pending.display())?;
             if let Some(description) = description {
                 writeln!(stdout, "  {}", shorten(&description, MAX_DESCRIPTION_CHARS))?;
+            }
+            if !no_diff {
+                for line in &head {
+                    writeln!(stdout, "    + {}", visible_controls(&shorten(line, MAX_PREVIEW_LINE_CHARS)))?;
+                }
+                if lines > head.len() {
+                    writeln!(stdout, "    … {} more lines in {}", lines - head.len(), item.pending.display())?;
+                }
             }
         }
         Change::Identical => {

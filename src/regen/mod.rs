@@ -75,7 +75,16 @@ pub struct RegenResult {
     /// (see [`crate::suite::RuleTrace::not_portable`]): reasons a port
     /// following the sources' advice would compute something else.
     pub notes: Vec<String>,
+    /// The fixture's description says it pins a non-portable expectation
+    /// on purpose ([`NOT_PORTABLE_ON_PURPOSE`]): its notes are expected.
+    pub acknowledged: bool,
 }
+
+/// The words by which a fixture's description says that it pins an
+/// expectation the reference calls not portable, on purpose (the web's
+/// behaviour, which the fixture exists to show): `regen` then names it in
+/// one note instead of a warning per reason.
+pub const NOT_PORTABLE_ON_PURPOSE: &str = "not portable on purpose";
 
 /// Tallies of a regeneration.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -148,6 +157,10 @@ pub fn regenerate(corpus: &Corpus, selected: &[usize]) -> Vec<RegenResult> {
                 path: fixture.path.clone(),
                 status,
                 notes: notes.lines(),
+                acknowledged: fixture
+                    .description
+                    .as_deref()
+                    .is_some_and(|text| text.to_lowercase().contains(NOT_PORTABLE_ON_PURPOSE)),
             }
         })
         .collect()

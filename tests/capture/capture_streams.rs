@@ -176,7 +176,73 @@ fn a_last_line_cut_mid_write_imports_what_is_complete() -> Result<(), Box<dyn st
     Ok(())
 }
 
+/// A `codex exec` recording of one turn, with `extra` agent messages.
+fn exec_recording(extra: usize) -> String {
+    let mut lines = vec![
+        r#"{"type":"thread.started","thread_id":"th_1"}"#.to_owned(),
+        r#"{"type":"turn.started"}"#.to_owned(),
+        r#"{"type":"item.completed","item":{"id":"i1","type":"agent_message","text":"Hi"}}"#.to_owned(),
+    ];
+    for index in 0..extra {
+        lines.push(format!(
+            r#"{{"type":"item.completed","item":{{"id":"x{index}","type":"agent_message","text":"more {index}"}}}}"#
+        ));
+    }
+    lines.push(r#"{"type":"turn.completed","usage":{}}"#.to_owned());
+    lines.join("\n") + "\n"
+}
+
+/// Capturing a recording again over the fixture a reviewer curated keeps
+/// the curated description, says `unchanged` when nothing else moved and
+/// `changed` when the recording did; `review --list` shows a new file's
+/// content.
+fn a_capture_over_a_curated_fixture_keeps_its_description_and_says_changed() -> Result<(), Box<dyn std::error::Error>> {
+    let root = tempfile::tempdir()?;
+    let recording = root.path().join("session.jsonl");
+    std::fs::write(&recording, exec_recording(0))?;
+    let out = root.path().join("fixtures/codex-exec-events");
+    let out_arg = out.to_string_lossy().into_owned();
+    let (output, pending) = capture_into(&out, "codex-exec-events", "codex-exec-jsonl", &[], &recording);
+    assert!(output.success(), "{}", output.text());
+    assert!(output.stdout.contains("new       "), "{}", output.stdout);
+    assert!(output.stdout.contains("1 fixtures captured: 1 new, 0 changed, 0 unchanged"), "{}", output.stdout);
+
+    // The list shows what a new fixture holds, not only its name.
+    let listed = conform(&["review", &out_arg, "--list"]);
+    assert!(listed.success(), "{}", listed.text());
+    assert!(listed.stdout.contains(r#"    +     "expected": {"#), "{}", listed.stdout);
+    assert!(listed.stdout.contains(r#"    +                 "kind": "thread.started""#), "{}", listed.stdout);
+    assert!(listed.stdout.contains("more lines in"), "{}", listed.stdout);
+
+    assert!(conform(&["review", &out_arg, "--accept-all"]).success());
+    let fixture = pending[0].with_extension("");
+    let curated = "A thread with one agent message (curated by hand).";
+    let mut document = conform::json::parse_value(&std::fs::read_to_string(&fixture)?)?;
+    document["description"] = curated.into();
+    std::fs::write(&fixture, conform::json::to_canonical_string(&document))?;
+
+    // The same recording again: nothing to propose.
+    let (output, pending) = capture_into(&out, "codex-exec-events", "codex-exec-jsonl", &[], &recording);
+    assert!(output.success(), "{}", output.text());
+    assert!(pending.is_empty(), "the curated fixture is what the capture would write:\n{}", output.stdout);
+    assert!(output.stdout.contains("0 new, 0 changed, 1 unchanged"), "{}", output.stdout);
+
+    // The recording grew: the proposal changes the fixture and keeps its description.
+    std::fs::write(&recording, exec_recording(1))?;
+    let (output, pending) = capture_into(&out, "codex-exec-events", "codex-exec-jsonl", &[], &recording);
+    assert!(output.success(), "{}", output.text());
+    assert!(output.stdout.contains("changed   "), "{}", output.stdout);
+    assert!(output.stdout.contains("; kept its curated description"), "{}", output.stdout);
+    assert!(output.stdout.contains("0 new, 1 changed, 0 unchanged"), "{}", output.stdout);
+    assert!(output.stdout.contains("(1 of them change a fixture already there"), "{}", output.stdout);
+    let proposed = conform::json::parse_value(&std::fs::read_to_string(&pending[0])?)?;
+    assert_eq!(proposed["description"], curated);
+    assert_eq!(proposed["input"]["lines"].as_array().map(Vec::len), Some(5));
+    Ok(())
+}
+
 crate::trials![
+    a_capture_over_a_curated_fixture_keeps_its_description_and_says_changed,
     real_agent_runtime_captures_become_passing_fixtures,
     a_format_names_the_suites_it_serves,
     a_file_of_another_format_is_refused_unless_forced_and_transcripts_read_as_transcripts,

@@ -181,6 +181,18 @@ fn an_empty_tree_and_a_missing_path_are_setup_errors() {
     let output = conform_in(dir.path(), &["run", ".", "--suite", "nope"]);
     assert_eq!(output.code, Some(2));
     assert!(output.stderr.contains("unknown suite `nope`"));
+    // A misspelt name gets the nearest known one, first.
+    for command in [&["run", "--suite", "codex-exec-event"][..], &["decode", "--suite", "codex-exec-event", "x.json"]] {
+        let output = conform_in(dir.path(), command);
+        assert_eq!(output.code, Some(2), "{command:?}");
+        assert!(
+            output
+                .stderr
+                .starts_with("error: unknown suite `codex-exec-event`: did you mean `codex-exec-events`? (known: "),
+            "{command:?}: {}",
+            output.stderr
+        );
+    }
 }
 
 fn hapi_list_prints_73_ids() {
