@@ -223,6 +223,7 @@ mod tests {
                     expected: None,
                     actual: None,
                     count: None,
+                    rules: Vec::new(),
                 })
                 .collect(),
             ..CaseReport::new(id.to_owned(), suite, id.to_owned(), format!("{id}.json"), verdict)

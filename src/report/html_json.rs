@@ -223,6 +223,7 @@ mod tests {
             expected: None,
             actual: None,
             count,
+            rules: Vec::new(),
         }
     }
 

@@ -14,6 +14,7 @@
 //! against that schema).
 
 use super::model::{CaseReport, RunReport, Verdict};
+use super::rules::rules_line;
 use crate::compare::render_plain;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use std::io;
@@ -95,7 +96,11 @@ fn test_case(case: &CaseReport) -> TestCase {
 fn non_success(kind: NonSuccessKind, case: &CaseReport) -> TestCaseStatus {
     let mut status = TestCaseStatus::non_success(kind);
     status.set_type(case.verdict.as_str());
-    let message = case.message.clone().unwrap_or_else(|| case.verdict.to_string());
+    let mut message = case.message.clone().unwrap_or_else(|| case.verdict.to_string());
+    // The failure message names the rules behind the first difference.
+    if let Some(rules) = case.differences.first().and_then(|first| rules_line(&case.suite, &first.rules)) {
+        message = format!("{message} [{rules}]");
+    }
     status.set_message(xml_safe(&message));
     let mut body = String::new();
     body.push_str(&format!("{} ({})\n", case.id, case.path));
@@ -104,6 +109,9 @@ fn non_success(kind: NonSuccessKind, case: &CaseReport) -> TestCaseStatus {
     }
     for difference in &case.differences {
         body.push_str(&format!("{}\n", difference.message));
+        if let Some(rules) = rules_line(&case.suite, &difference.rules) {
+            body.push_str(&format!("  {rules}\n"));
+        }
     }
     if case.omitted_differences > 0 {
         body.push_str(&format!("… and {} more differences\n", case.omitted_differences));

@@ -4,6 +4,7 @@
 use super::budget::{Entry, MarkdownBudget, fit};
 use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
+use super::rules::shown_rules;
 use crate::compare::render_plain;
 use std::io;
 
@@ -15,6 +16,20 @@ const MAX_CLUSTERS: usize = 20;
 
 /// Example case ids listed per cluster.
 const MAX_CLUSTER_EXAMPLES: usize = 5;
+
+/// ` — rules: [`a`](link), …` for a difference with rules, else nothing.
+fn rule_links(suite: &str, rules: &[String]) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    let (shown, more) = shown_rules(suite, rules);
+    let links: Vec<String> = shown
+        .iter()
+        .map(|(rule, link)| if link.is_empty() { code_span(rule) } else { format!("[{}]({link})", code_span(rule)) })
+        .collect();
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!(" — rules: {}{more}", links.join(", "))
+}
 
 /// Writes the report as Markdown within the default budget
 /// ([`DEFAULT_MARKDOWN_LIMIT`](super::DEFAULT_MARKDOWN_LIMIT) characters).
@@ -93,7 +108,11 @@ fn case_block(case: &CaseReport) -> String {
         md.push_str(&format!("- {}\n", escape_inline(problem)));
     }
     for difference in &case.differences {
-        md.push_str(&format!("- {}\n", escape_inline(&difference.message)));
+        md.push_str(&format!(
+            "- {}{}\n",
+            escape_inline(&difference.message),
+            rule_links(&case.suite, &difference.rules)
+        ));
     }
     if case.omitted_differences > 0 {
         md.push_str(&format!("- … and {} more differences\n", case.omitted_differences));

@@ -21,6 +21,7 @@ mod palette;
 mod pretty;
 mod progress;
 mod read;
+pub mod rules;
 #[cfg(test)]
 pub(crate) mod sample;
 mod signature;

@@ -143,6 +143,11 @@ pub struct DifferenceReport {
     /// Number of elements, for element differences.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
+    /// The contract rules that decided the expected value here, by the
+    /// reference's provenance (for the first differences of a case; see
+    /// `report::rules`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
 }
 
 impl From<&Difference> for DifferenceReport {
@@ -155,6 +160,7 @@ impl From<&Difference> for DifferenceReport {
             expected: difference.expected.clone(),
             actual: difference.actual.clone(),
             count: difference.count,
+            rules: Vec::new(),
         }
     }
 }

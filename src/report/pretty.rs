@@ -4,6 +4,7 @@
 use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
 use super::palette::{Palette, visible_controls};
+use super::rules::rules_line;
 use crate::compare::{DiffTag, format_line, hunk_header};
 use crate::files::one_line;
 use std::collections::HashMap;
@@ -117,6 +118,9 @@ fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOption
     }
     for difference in &case.differences {
         writeln!(out, "  {}", difference.message)?;
+        if let Some(rules) = rules_line(&case.suite, &difference.rules) {
+            writeln!(out, "    {}", p.dim(&rules))?;
+        }
     }
     if case.omitted_differences > 0 {
         writeln!(out, "  … and {} more differences", case.omitted_differences)?;

@@ -51,6 +51,15 @@ pub fn failing(suite: &str, name: &str, input: Value, expected: Value, actual: V
     }
 }
 
+/// `case` with `rules` named for each of its differences (as the judge
+/// names them from the reference's provenance).
+pub fn with_rules(mut case: CaseReport, rules: &[&str]) -> CaseReport {
+    for difference in &mut case.differences {
+        difference.rules = rules.iter().map(|rule| (*rule).to_owned()).collect();
+    }
+    case
+}
+
 /// The chat output of one tool call in `state`, seen in `blocks` and in the
 /// derived `visibleBlocks` (a tool group).
 pub fn tool_output(state: &str) -> Value {
@@ -63,7 +72,10 @@ pub fn run() -> RunReport {
     let input = json!({"messages": [{"type": "tool_result", "is_error": true, "content": "exit 2"}]});
     let mut cases = vec![
         case("chat", "passes", Verdict::Pass, None),
-        failing("chat", "tool-error-state", input, tool_output("error"), tool_output("completed")),
+        with_rules(
+            failing("chat", "tool-error-state", input, tool_output("error"), tool_output("completed")),
+            &["reduce.tool.result-error", "output.claude.tool-result.is-error"],
+        ),
         case("chat", "throws", Verdict::Error, Some("decoder threw: TypeError: cannot read \"blocks\" of undefined")),
         CaseReport {
             stderr: Some("thread 'main' panicked at src/decode.rs:41:9:\nindex out of bounds\n".to_owned()),

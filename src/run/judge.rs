@@ -6,6 +6,7 @@ use crate::fixture::{FixtureStatus, LoadedFixture};
 use crate::implementation::{CaseRequest, Implementation, Outcome};
 use crate::redact::printed::scrub_printed;
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
+use crate::report::rules::name_rules;
 use crate::report::{CaseReport, DifferenceReport, Verdict};
 use serde_json::Value;
 use std::time::Instant;
@@ -58,6 +59,13 @@ pub fn judge(fixture: &LoadedFixture, implementation: &dyn Implementation) -> Ca
             None => (Verdict::Pass, None),
             Some(mismatch) => {
                 report.differences = mismatch.differences.iter().map(DifferenceReport::from).collect();
+                name_rules(
+                    fixture.suite,
+                    request.fixture_version,
+                    &parts.input,
+                    &parts.expected,
+                    &mut report.differences,
+                );
                 report.omitted_differences = mismatch.omitted;
                 report.diff = mismatch.diff;
                 report.diff_note = mismatch.diff_note;

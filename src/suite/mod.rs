@@ -17,6 +17,7 @@ pub mod capture;
 mod interface;
 mod layout;
 pub mod mutate;
+pub mod provenance;
 mod reference_fn;
 pub mod trace;
 
@@ -24,5 +25,6 @@ pub use interface::{DocumentShape, PointerContext, Suite};
 pub use layout::{CaseParts, Layout, has_envelope};
 pub(crate) use layout::{split_by_layout, split_by_layout_owned};
 pub use mutate::{Chooser, MutateFn, MutationProfile, SuiteMutator};
+pub use provenance::{Provenance, ProvenanceTrace, reference_with_provenance};
 pub use reference_fn::{ReferenceFailure, ReferenceFn, call_reference};
-pub use trace::{NoTrace, PortabilityNotes, RuleSet, RuleTrace, introduced_in};
+pub use trace::{NoTrace, PortabilityNotes, RuleSet, RuleTrace, Scope, introduced_in};

@@ -1,7 +1,8 @@
 //! Rule traces: which named decode rules a reference run exercised, for
-//! `conform coverage`, and the portability notes a reference raises when an
-//! output it computed depends on a choice ports may make otherwise (`regen`
-//! and `capture` warn about those).
+//! `conform coverage`; where in the expected output each rule decided
+//! (provenance, see [`crate::suite::provenance`]); and the portability notes
+//! a reference raises when an output it computed depends on a choice ports
+//! may make otherwise (`regen` and `capture` warn about those).
 
 use std::collections::BTreeSet;
 
@@ -21,6 +22,55 @@ pub trait RuleTrace {
     fn not_portable(&mut self, why: String) {
         let _ = why;
     }
+
+    /// Whether this trace keeps provenance: a reference may skip work that
+    /// only serves [`RuleTrace::emitted`] (formatting a key) when it does
+    /// not. False by default.
+    fn keeps_provenance(&self) -> bool {
+        false
+    }
+
+    /// An emission point: the hits recorded since the previous emission
+    /// point decided the output items `scope` names. Hits no emission point
+    /// claims concern the case as a whole. Ignored by default, so a trace
+    /// that does not keep provenance costs one empty call per point.
+    fn emitted(&mut self, scope: Scope<'_>) {
+        let _ = scope;
+    }
+
+    /// The hits the previous emission point claimed also decided the items
+    /// `scope` names (a message's rules decide its blocks and the tool
+    /// cards its calls make). Nothing when that point claimed no hit.
+    /// Ignored by default.
+    fn also(&mut self, scope: Scope<'_>) {
+        let _ = scope;
+    }
+}
+
+/// Which items of the expected output an emission point names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope<'a> {
+    /// The case as a whole (what a hit no point claims concerns too).
+    Case,
+    /// The items (objects, at any depth) whose `id` member is this string
+    /// or starts with it followed by `:` (a chat message's blocks are
+    /// `<id>` and `<id>:<n>`).
+    Id(&'a str),
+    /// One member of the items [`Scope::Id`] names: the rule decided that
+    /// member only (a pending card's `createdAt`).
+    IdMember(&'a str, &'static str),
+    /// The elements `start..end` of the top-level array member `member` of
+    /// the expected part (the events one wire line became).
+    Items {
+        /// The array member (`events`).
+        member: &'static str,
+        /// The first element.
+        start: usize,
+        /// One past the last element.
+        end: usize,
+    },
+    /// The value at this JSON pointer into the expected part.
+    Pointer(&'a str),
 }
 
 /// A trace that collects portability notes and ignores rule hits: each

@@ -38,6 +38,15 @@ macro_rules! registry {
         pub fn all() -> &'static [&'static dyn Suite] {
             &[$(&$folder::$suite),+]
         }
+
+        /// Each suite's README (the page that states its rules) as
+        /// `(suite folder path, text)`, embedded at build time, by suite name.
+        fn readme_of(name: &str) -> Option<(&'static str, &'static str)> {
+            [$((&$folder::$suite as &dyn Suite, concat!("src/suites/", stringify!($folder)), include_str!(concat!(stringify!($folder), "/README.md")))),+]
+                .into_iter()
+                .find(|(suite, _, _)| suite.name() == name)
+                .map(|(_, folder, text)| (folder, text))
+        }
     };
 }
 
@@ -59,6 +68,39 @@ registry! {
 /// Looks a suite up by folder name.
 pub fn find(name: &str) -> Option<&'static dyn Suite> {
     all().iter().copied().find(|suite| suite.name() == name)
+}
+
+/// Where a rule is stated: the link to its anchor in its suite's README
+/// (a path from the repository root, `src/suites/chat/README.md#rule-<id>`)
+/// and the sentence that states it there (the rest of its table row).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleDoc {
+    /// `src/suites/<folder>/README.md#rule-<id>`.
+    pub link: String,
+    /// The rule's sentence, Markdown as in the README (empty when the
+    /// README has no anchored row for it).
+    pub sentence: String,
+}
+
+/// The anchor of `rule` in its suite's README.
+pub fn rule_anchor(rule: &str) -> String {
+    format!("rule-{rule}")
+}
+
+/// Where `rule` of `suite` is stated, when the suite is known.
+pub fn rule_doc(suite: &str, rule: &str) -> Option<RuleDoc> {
+    let (folder, text) = readme_of(suite)?;
+    let anchor = rule_anchor(rule);
+    let marker = format!("<a id=\"{anchor}\"></a>");
+    let sentence = text
+        .lines()
+        .find(|line| line.starts_with('|') && line.contains(&marker))
+        .map(|row| {
+            let cells: Vec<&str> = row.trim().trim_matches('|').split(" | ").map(str::trim).collect();
+            cells.get(1..).map(|rest| rest.join(" — ")).unwrap_or_default()
+        })
+        .unwrap_or_default();
+    Some(RuleDoc { link: format!("{folder}/README.md#{anchor}"), sentence })
 }
 
 /// The names of every suite, in report order.

@@ -335,6 +335,33 @@ fn every_suite_readme_names_each_rule_id_of_its_reference() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Reports link each rule id to its anchor in its suite's README: every
+/// rule of every suite has an anchored table row there (`<a
+/// id="rule-<id>"></a>`), exactly once, stating the rule in a sentence.
+fn every_rule_id_has_its_anchor_and_a_sentence() {
+    let mut problems = Vec::new();
+    for suite in conform::suites::all() {
+        let readme = PathBuf::from("src/suites").join(suite.name().replace('-', "_")).join("README.md");
+        let text = std::fs::read_to_string(root().join(&readme)).unwrap_or_default();
+        for rule in suite.rules() {
+            let doc = conform::suites::rule_doc(suite.name(), rule).expect("a registered suite");
+            let anchor = format!("<a id=\"{}\"></a>", conform::suites::rule_anchor(rule));
+            let count = text.matches(&anchor).count();
+            if count != 1 {
+                problems.push(format!("{}: `{rule}` has {count} anchors in {}", suite.name(), readme.display()));
+            }
+            if !doc.link.starts_with(&readme.display().to_string()) {
+                problems.push(format!("{}: `{rule}` links to {}", suite.name(), doc.link));
+            }
+            let words = doc.sentence.split_whitespace().count();
+            if words < 3 {
+                problems.push(format!("{}: `{rule}` has no sentence ({:?})", suite.name(), doc.sentence));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 fn the_anchor_rules_match_github() {
     assert_eq!(anchor_of("Importers (capture → suite inputs)"), "importers-capture--suite-inputs");
     assert_eq!(anchor_of("Classification of `user` frames"), "classification-of-user-frames");
@@ -374,6 +401,7 @@ crate::trials![
     every_example_row_of_a_suite_readme_is_what_the_reference_gives,
     every_ignore_reason_the_fixtures_pin_is_in_the_suite_readme,
     every_suite_readme_names_each_rule_id_of_its_reference,
+    every_rule_id_has_its_anchor_and_a_sentence,
     the_anchor_rules_match_github,
     the_redaction_table_matches_the_rules
 ];

@@ -8,6 +8,7 @@ use super::super::model::{CaseReport, Counts, RunReport, Verdict};
 use super::super::signature::Signature;
 use super::{bar, close_page, filters, open_page};
 use crate::fixture::NoticeLevel;
+use crate::report::rules::shown_rules;
 use std::fmt::Write as _;
 use std::io;
 
@@ -319,16 +320,45 @@ pub(super) fn case_differences(page: &mut String, case: &CaseReport) {
     for difference in &case.differences {
         let _ = write!(
             page,
-            "<tr><td class=\"mono\">{}</td><td class=\"kind\">{}</td><td>{}</td></tr>",
+            "<tr><td class=\"mono\">{}</td><td class=\"kind\">{}</td><td>{}{}</td></tr>",
             escape(if difference.pointer.is_empty() { "(whole output)" } else { &difference.pointer }),
             difference.kind.as_str(),
-            escape(&difference.message)
+            escape(&difference.message),
+            rule_links(&case.suite, &difference.rules)
         );
     }
     if case.omitted_differences > 0 {
         let _ = write!(page, "<tr><td colspan=\"3\" class=\"meta\">… and {} more</td></tr>", case.omitted_differences);
     }
     page.push_str("</tbody></table>");
+}
+
+/// The rules of a difference as links to their sentences (the sentence is
+/// the link's title), in a `div.rules` under its message.
+fn rule_links(suite: &str, rules: &[String]) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    let (shown, more) = shown_rules(suite, rules);
+    let mut html = String::from("<div class=\"rules\">rules: ");
+    for (at, (rule, link)) in shown.iter().enumerate() {
+        if at > 0 {
+            html.push_str(", ");
+        }
+        let sentence = crate::suites::rule_doc(suite, rule).map(|doc| doc.sentence).unwrap_or_default();
+        let _ = write!(
+            html,
+            "<a class=\"rule\" href=\"{}\" title=\"{}\">{}</a>",
+            escape(link),
+            escape(&sentence),
+            escape(rule)
+        );
+    }
+    if more > 0 {
+        let _ = write!(html, " and {more} more");
+    }
+    html.push_str("</div>");
+    html
 }
 
 /// Expected and actual side by side, the differing paths marked.

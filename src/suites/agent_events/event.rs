@@ -5,6 +5,7 @@
 //! disposition: the indexes of the events it produced, or `ignored` with a
 //! reason. That makes "no silent drops" checkable by reading a fixture.
 
+use crate::suite::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -169,6 +170,19 @@ impl StreamOutput {
     pub fn settle(&mut self, kind: String, first: usize, reason: Cow<'static, str>) {
         let outcome = outcome_since(first, self.events.len(), reason);
         self.dispositions.push(Disposition { kind, outcome, blocks: None });
+    }
+
+    /// How many events and dispositions there are so far (where the next
+    /// item's start), for [`StreamOutput::claim_since`].
+    pub fn lengths(&self) -> (usize, usize) {
+        (self.events.len(), self.dispositions.len())
+    }
+
+    /// Provenance: the rules hit since the previous emission point decided
+    /// the events and dispositions added since `lengths` (one wire item's).
+    pub fn claim_since(&self, (events, dispositions): (usize, usize), trace: &mut dyn RuleTrace) {
+        trace.emitted(Scope::Items { member: "events", start: events, end: self.events.len() });
+        trace.also(Scope::Items { member: "dispositions", start: dispositions, end: self.dispositions.len() });
     }
 
     /// Records an explicit disposition.

@@ -4,10 +4,11 @@
 
 use super::fold::fold;
 use super::group::group_blocks;
+use super::model::{AgentItem, Content, NormalizedMessage};
 use super::normalize::normalize_message;
 use super::options::ChatOptions;
 use super::project::project;
-use crate::suite::RuleTrace;
+use crate::suite::{RuleTrace, Scope};
 use crate::suites::js::{get, truthy};
 use serde_json::Value;
 
@@ -43,10 +44,37 @@ pub fn run_with(input: &Value, options: &ChatOptions, trace: &mut dyn RuleTrace)
     let agent_state = get(input, "agentState").filter(|state| state.is_object());
     let has_more_messages = truthy(get(input, "options").and_then(|options| get(options, "hasMoreMessages")));
     let mut normalized = Vec::with_capacity(messages.len());
-    normalized.extend(messages.iter().filter_map(|message| normalize_message(message, options, trace)));
+    for message in messages {
+        match normalize_message(message, options, trace) {
+            Some(message) => {
+                claim_normalized(&message, trace);
+                normalized.push(message);
+            }
+            // A dropped row shows as missing or unexpected blocks.
+            None => trace.emitted(Scope::Pointer("/blocks")),
+        }
+    }
     let folded = fold(&normalized, agent_state, options, trace);
     let visible = group_blocks(&folded.blocks, has_more_messages, options, trace);
     Ok(project(folded, &visible))
+}
+
+/// Provenance: the rules that normalized `message` decided the blocks made
+/// from it (`<id>`, `<id>:<n>`) and the tool cards its calls and results make.
+fn claim_normalized(message: &NormalizedMessage<'_>, trace: &mut dyn RuleTrace) {
+    trace.emitted(Scope::Id(&message.id));
+    if !trace.keeps_provenance() {
+        return;
+    }
+    if let Content::Agent(items) = &message.content {
+        for item in items {
+            match item {
+                AgentItem::ToolCall(call) => trace.also(Scope::Id(&call.id)),
+                AgentItem::ToolResult(result) => trace.also(Scope::Id(&result.tool_use_id)),
+                _ => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -129,7 +129,9 @@ impl ClaudeNormalizer {
     /// Feeds the next messages of the stream.
     pub fn feed(&mut self, messages: &[Value], trace: &mut dyn RuleTrace) {
         for raw in messages {
+            let before = self.out.lengths();
             self.feed_one(raw, trace);
+            self.out.claim_since(before, trace);
         }
     }
 

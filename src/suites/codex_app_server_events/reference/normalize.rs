@@ -57,7 +57,9 @@ impl AppServerNormalizer {
     /// Feeds the next frames of the stream.
     pub fn feed(&mut self, frames: &[Value], trace: &mut dyn RuleTrace) {
         for raw in frames {
+            let before = self.out.lengths();
             self.feed_one(raw, trace);
+            self.out.claim_since(before, trace);
         }
     }
 

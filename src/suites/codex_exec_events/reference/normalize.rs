@@ -59,7 +59,9 @@ impl ExecNormalizer {
     /// Feeds the next lines of the stream.
     pub fn feed(&mut self, lines: &[Value], trace: &mut dyn RuleTrace) {
         for raw in lines {
+            let before = self.out.lengths();
             self.feed_one(raw, trace);
+            self.out.claim_since(before, trace);
         }
     }
 

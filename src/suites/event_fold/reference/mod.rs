@@ -17,7 +17,7 @@ pub use apply::MAX_SUBAGENT_DEPTH;
 pub use summary::{output_text, tool_category};
 
 use crate::json::to_canonical_string;
-use crate::suite::{NoTrace, RuleTrace};
+use crate::suite::{NoTrace, RuleTrace, Scope};
 use model::Message;
 use serde_json::{Map, Value};
 
@@ -29,6 +29,11 @@ pub fn fold<'a>(events: impl IntoIterator<Item = &'a Value>, trace: &mut dyn Rul
         let event_type = event.get("type").and_then(Value::as_str).unwrap_or("");
         let data = event.get("data").and_then(Value::as_object).unwrap_or(&empty);
         apply::apply_event(&mut messages, event_type, data, trace);
+        // Provenance: an event changes the newest message (or adds one).
+        match messages.len() {
+            0 => trace.emitted(Scope::Case),
+            len => trace.emitted(Scope::Items { member: "messages", start: len - 1, end: len }),
+        }
     }
     messages.iter().map(Message::to_value).collect()
 }

@@ -53,7 +53,7 @@ pub mod trim;
 
 pub use rule_ids::RULES;
 
-use crate::suite::{ReferenceFn, RuleTrace};
+use crate::suite::{ReferenceFn, RuleTrace, Scope};
 use crate::suites::chat::reference::{self as chat, ChatOptions};
 use serde_json::{Map, Value};
 use std::cell::Cell;
@@ -102,6 +102,9 @@ pub fn replay(input: &Value, chat_options: &ChatOptions, trace: &mut dyn RuleTra
         let expected = script::run_op(&mut store, op, &renders, trace)
             .map_err(|problem| format!("ops[{index}] {kind}: {problem}"))?;
         expectations.push(Value::Object(expected));
+        // Provenance: the op's rules decided its expectation and the state.
+        trace.emitted(Scope::Items { member: "ops", start: index, end: index + 1 });
+        trace.also(Scope::Pointer("/expectedState"));
     }
     let (shown, hidden) = display_links.get();
     if shown {

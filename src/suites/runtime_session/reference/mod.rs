@@ -16,7 +16,7 @@ pub mod session;
 
 pub use rule_ids::RULES;
 
-use crate::suite::RuleTrace;
+use crate::suite::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 use session::{SessionParams, StepOutput};
 
@@ -85,6 +85,9 @@ impl Replay {
             expected.insert("expectedWrites".to_owned(), Value::Array(out.writes));
             expected.insert("expectedEvents".to_owned(), Value::Array(out.events));
             self.expectations.push(Value::Object(expected));
+            // Provenance: the step's rules decided its writes and events.
+            trace.emitted(Scope::Items { member: "steps", start: index, end: index + 1 });
+            trace.also(Scope::Pointer("/expectedState"));
         }
         Ok(())
     }

@@ -19,7 +19,7 @@ pub mod rule_ids;
 
 pub use rule_ids::RULES;
 
-use crate::suite::RuleTrace;
+use crate::suite::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 
 pub use fold::{Verdict, fold_step};
@@ -58,6 +58,7 @@ fn replay(input: &Value, version: u32, trace: &mut dyn RuleTrace) -> Result<Valu
     if version == 1 && session.contains_key(reply_clock::CLOCK_KEY) {
         trace.hit("v2.m3.reply-clock-in-version-1-document");
     }
+    trace.emitted(Scope::Pointer("/expectedSession"));
     let mut verdicts = Vec::with_capacity(patches.len());
     for (index, patch) in patches.iter().enumerate() {
         let patch = normalize::patch(patch, trace).map_err(|problem| format!("patches[{index}]: {problem}"))?;
@@ -72,6 +73,9 @@ fn replay(input: &Value, version: u32, trace: &mut dyn RuleTrace) -> Result<Valu
             None => Verdict::Unchanged,
         };
         verdicts.push(Value::from(verdict.as_str()));
+        // Provenance: the patch's rules decided its verdict and the session.
+        trace.emitted(Scope::Items { member: "expectedPatchResults", start: index, end: index + 1 });
+        trace.also(Scope::Pointer("/expectedSession"));
     }
     let mut output = Map::new();
     output.insert("expectedPatchResults".to_owned(), Value::Array(verdicts));

@@ -5,7 +5,7 @@
 use super::permissions::PermissionTable;
 use super::text::is_goal_status_line;
 use crate::json::{Style, write_value};
-use crate::suite::RuleTrace;
+use crate::suite::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::{Block, Body, ToolCard, ToolState};
 use crate::suites::chat::reference::fast_map::FastSet;
 use crate::suites::chat::reference::model::{AgentItem, BlockId, Event, EventOrigin, NormalizedMessage, Stamp};
@@ -53,6 +53,7 @@ pub(super) fn synthesize_pending_cards<'a>(
             if entry.id != entry.key {
                 trace.hit("v2.p4.tool-call-in-transcript-no-card");
             }
+            trace.emitted(Scope::Id(&entry.id));
             continue;
         }
         let created_at = match entry.created_at {
@@ -67,12 +68,14 @@ pub(super) fn synthesize_pending_cards<'a>(
                 Stamp::Number(now())
             }
         };
+        trace.emitted(Scope::IdMember(&entry.id, "createdAt"));
         let older = |oldest: f64| match created_at {
             Stamp::Wire(value) => loose_less_than(Some(value), Some(&number(oldest))),
             stamp => stamp.to_number() < oldest,
         };
         if oldest.is_some_and(older) {
             trace.hit("reduce.permission.synthesized-too-old");
+            trace.emitted(Scope::Pointer("/blocks"));
             continue;
         }
         trace.hit("reduce.permission.synthesized-pending");
@@ -98,6 +101,7 @@ pub(super) fn synthesize_pending_cards<'a>(
             invoked_at: None,
             body: Body::ToolCall(Box::new(card)),
         });
+        trace.emitted(Scope::Id(&entry.id));
     }
 }
 

@@ -8,7 +8,7 @@ use super::lanes::trace_lanes;
 use super::permissions::PermissionTable;
 use super::timeline::{Shared, reduce_timeline, title_map};
 use super::usage::{LatestUsage, latest_usage};
-use crate::suite::RuleTrace;
+use crate::suite::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::Block;
 use crate::suites::chat::reference::fast_map::FastSet;
 use crate::suites::chat::reference::model::NormalizedMessage;
@@ -51,6 +51,9 @@ pub fn fold_with_clock<'a>(
     let table = PermissionTable::build(agent_state, options.tool_call_correlation, trace);
     let titles = title_map(messages.iter());
     let lanes = trace_lanes(messages, trace);
+    // Provenance: lane tracing decides which lane a message is in; what it
+    // hit concerns the case.
+    trace.emitted(Scope::Case);
     let (blocks, has_ready_event) = {
         let mut shared = Shared {
             table: &table,
@@ -67,6 +70,7 @@ pub fn fold_with_clock<'a>(
     // `Math.min(...createdAt)`: NaN when any message's time is not a number.
     let oldest = messages.iter().map(|m| m.created_at.to_number()).reduce(math_min);
     synthesize_pending_cards(&mut blocks, &table, messages, oldest, now, trace);
+    trace.emitted(Scope::Case);
     let blocks = fold_api_errors(blocks, trace);
     let mut blocks = dedupe_events(blocks, trace);
     filter_goal_events(&mut blocks, trace);

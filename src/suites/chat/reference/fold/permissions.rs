@@ -6,7 +6,7 @@
 //! otherwise the same, and without any `toolCallId` it is exactly the
 //! version 1 table.
 
-use crate::suite::RuleTrace;
+use crate::suite::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::Permission;
 use crate::suites::chat::reference::fast_map::FastMap;
 use crate::suites::chat::reference::model::ResultPermission;
@@ -165,7 +165,11 @@ impl<'a> PermissionTable<'a> {
     /// `by_tool_call_id`: the version 2 correlation (v2.md P1–P2).
     pub fn build(agent_state: Option<&'a Value>, by_tool_call_id: bool, trace: &mut dyn RuleTrace) -> Self {
         let Some(state) = agent_state else { return PermissionTable::default() };
-        if by_tool_call_id { Self::build_correlated(state, trace) } else { Self::build_by_key(state, trace) }
+        let table =
+            if by_tool_call_id { Self::build_correlated(state, trace) } else { Self::build_by_key(state, trace) };
+        // Provenance: what no entry claimed concerns the whole case.
+        trace.emitted(Scope::Case);
+        table
     }
 
     /// fixtureVersion 1: every entry under its key; completed requests win.
@@ -173,14 +177,17 @@ impl<'a> PermissionTable<'a> {
         let mut table = PermissionTable::default();
         for (key, entry) in map_entries(get(state, "completedRequests"), trace) {
             trace.hit("reduce.permission.completed-entry");
+            trace.emitted(Scope::Id(&key));
             table.push(key.clone(), key, entry, completed_permission(entry));
         }
         for (key, entry) in map_entries(get(state, "requests"), trace) {
             if table.index.contains_key(&key) {
                 trace.hit("reduce.permission.completed-wins");
+                trace.emitted(Scope::Id(&key));
                 continue;
             }
             trace.hit("reduce.permission.pending-request");
+            trace.emitted(Scope::Id(&key));
             table.push(key.clone(), key, entry, pending_permission());
         }
         table
@@ -205,11 +212,13 @@ impl<'a> PermissionTable<'a> {
             if get(entry, "status").and_then(Value::as_str) == Some("resolved") {
                 trace.hit("v2.p6.resolved-request");
             }
+            trace.emitted(Scope::Id(&id));
             table.store(id, key, entry, completed_permission(entry), trace);
         }
         for (key, entry) in map_entries(get(state, "requests"), trace) {
             if get_in_map(completed, &key).is_some_and(|completed| !completed.is_null()) {
                 trace.hit("reduce.permission.completed-wins");
+                trace.emitted(Scope::Id(&key));
                 continue;
             }
             trace.hit("reduce.permission.pending-request");
@@ -217,6 +226,7 @@ impl<'a> PermissionTable<'a> {
             if table.get(&id).is_some_and(|stored| stored.permission.status_str() != Some("pending")) {
                 trace.hit("v2.p2.request-replaces-completed");
             }
+            trace.emitted(Scope::Id(&id));
             table.store(id, key, entry, pending_permission(), trace);
         }
         table

@@ -6,7 +6,7 @@
 use super::permissions::{PermissionSeed, PermissionTable, TableEntry};
 use super::text::{has_cli_tag, is_no_response_sentinel, task_notification_summary, usage_limit_event};
 use super::tools::Seed;
-use crate::suite::RuleTrace;
+use crate::suite::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::{Block, Body, ToolState, is_subagent_name};
 use crate::suites::chat::reference::fast_map::{FastMap, FastSet};
 use crate::suites::chat::reference::model::{
@@ -189,6 +189,7 @@ pub(super) fn reduce_timeline<'a>(
             .collect();
         for message in messages {
             timeline.message(message, &injected, shared);
+            shared.trace.emitted(Scope::Id(&message.id));
         }
         let ready = timeline.ready;
         (timeline.finish(shared.trace), ready)
@@ -358,9 +359,19 @@ impl<'a> Timeline<'a> {
                         self.push_from(message, item_id(), Body::AgentEvent { event });
                     }
                 }
-                AgentItem::ToolCall(call) => self.tool_call(message, item_id, call, shared),
-                AgentItem::ToolResult(result) => self.tool_result(message, item_id, result, shared),
+                AgentItem::ToolCall(call) => {
+                    self.tool_call(message, item_id, call, shared);
+                    shared.trace.emitted(Scope::Id(&call.id));
+                    continue;
+                }
+                AgentItem::ToolResult(result) => {
+                    self.tool_result(message, item_id, result, shared);
+                    shared.trace.emitted(Scope::Id(&result.tool_use_id));
+                    continue;
+                }
             }
+            // Provenance: the blocks this item made or continued.
+            shared.trace.emitted(Scope::Id(&message.id));
         }
     }
 
@@ -464,6 +475,8 @@ impl<'a> Timeline<'a> {
             shared.trace.hit("reduce.tool.pending-call-running");
             card.state = ToolState::Running;
         }
+        // Provenance: what decided the card so far, before its children's own.
+        shared.trace.emitted(Scope::Id(&call.id));
         if is_subagent_name(&call.name) && !shared.consumed.contains(&*message.id) {
             let groups = shared.groups;
             let group: &[&NormalizedMessage<'a>] = groups.get(&*message.id).map_or(&[], Vec::as_slice);
