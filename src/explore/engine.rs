@@ -5,7 +5,7 @@
 //! them at the end, so the result does not depend on which worker ran what.
 
 use super::generate::{Candidate, Generated, Generator};
-use super::judge::{ClusterKey, Judgement, judge};
+use super::judge::{ClusterKey, JudgedCase, Judgement, judge_case};
 use super::seeds::SeedPool;
 use crate::implementation::{CaseRequest, Implementation, Outcome, ReferenceImplementation};
 use crate::suite::ReferenceFailure;
@@ -346,7 +346,8 @@ fn run_one(
         return Err(Stop::Exhausted("the implementation it is judged against"));
     }
     let clock = Instant::now();
-    let judgement = judge(pool.suite.name(), &subject_outcome, &against_outcome);
+    let case = JudgedCase { suite: pool.suite, version: pool.seeds[candidate.seed].version, input: &candidate.input };
+    let judgement = judge_case(case, &subject_outcome, &against_outcome);
     let tally = &mut state.tallies[pool_index];
     let mut diverged = None;
     match judgement {

@@ -16,8 +16,11 @@
 use crate::compare::{differences, values_equal};
 use crate::implementation::Outcome;
 use crate::report::cluster::{difference_signatures, message_class};
+use crate::report::rules::name_rules;
 use crate::report::{DifferenceReport, Signature, Verdict};
+use crate::suite::Suite;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Which side of the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -84,8 +87,32 @@ fn fault_key(side: Side, verdict: Verdict, outcome: &Outcome) -> Judgement {
     Judgement::Diverge(vec![ClusterKey { side, signature }])
 }
 
-/// Judges the outcomes of the two sides on one input of `suite`.
+/// The case a judgement is about, so that differences can name the rules
+/// behind them (from the suite reference's provenance of `input` at
+/// `version`).
+#[derive(Clone, Copy)]
+pub struct JudgedCase<'a> {
+    /// The suite.
+    pub suite: &'a dyn Suite,
+    /// The fixtureVersion the input is judged at.
+    pub version: u32,
+    /// The input both sides received.
+    pub input: &'a Value,
+}
+
+/// Judges the outcomes of the two sides on one input of `suite`, signing
+/// differences by pointer pattern (no rules named).
 pub fn judge(suite: &str, subject: &Outcome, against: &Outcome) -> Judgement {
+    judge_outcomes(suite, None, subject, against)
+}
+
+/// Judges the outcomes of the two sides on `case`: differences whose
+/// expected value the reference traces to a rule are signed by that rule.
+pub fn judge_case(case: JudgedCase<'_>, subject: &Outcome, against: &Outcome) -> Judgement {
+    judge_outcomes(case.suite.name(), Some(case), subject, against)
+}
+
+fn judge_outcomes(suite: &str, case: Option<JudgedCase<'_>>, subject: &Outcome, against: &Outcome) -> Judgement {
     if let Some(verdict) = fault(subject) {
         return fault_key(Side::Subject, verdict, subject);
     }
@@ -100,7 +127,10 @@ pub fn judge(suite: &str, subject: &Outcome, against: &Outcome) -> Judgement {
             if values_equal(expected, actual) {
                 return Judgement::Agree;
             }
-            let found: Vec<DifferenceReport> = differences(expected, actual).0.iter().map(Into::into).collect();
+            let mut found: Vec<DifferenceReport> = differences(expected, actual).0.iter().map(Into::into).collect();
+            if let Some(case) = case {
+                name_rules(case.suite, case.version, case.input, expected, &mut found);
+            }
             let keys: Vec<ClusterKey> = difference_signatures(suite, &found)
                 .into_iter()
                 .map(|signature| ClusterKey { side: Side::Subject, signature })
@@ -122,7 +152,7 @@ pub fn judge(suite: &str, subject: &Outcome, against: &Outcome) -> Judgement {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
     fn labels(judgement: &Judgement) -> Vec<String> {
         match judgement {

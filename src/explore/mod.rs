@@ -39,5 +39,5 @@ pub mod values;
 pub use engine::{Budget, Exploration, ExploreOptions, FoundCluster, Party, explore};
 pub use generate::{Candidate, Generated, Generator};
 pub use judge::{ClusterKey, Judgement, Side};
-pub use seeds::{Seed, SeedPool};
+pub use seeds::{Seed, SeedPool, keep_judgeable_seeds};
 pub use shrink::{ShrinkOptions, ShrunkCluster, shrink_all, slug};

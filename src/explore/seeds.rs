@@ -3,6 +3,7 @@
 //! plant `"type": "tool_result"` where another case had `"type": "text"`).
 
 use crate::fixture::{FixtureStatus, LoadedFixture};
+use crate::implementation::Implementation;
 use crate::suite::Suite;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
@@ -76,6 +77,48 @@ impl SeedPool {
     pub fn is_empty(&self) -> bool {
         self.seeds.is_empty()
     }
+}
+
+/// Keeps, in every pool, only the seeds whose fixtureVersion every one of
+/// `implementations` declares (an implementation that declares nothing up
+/// front keeps every seed), so that no input is spent on `unsupported`;
+/// pools left without seeds are dropped. Returns one line saying how many
+/// seeds were left out and why, when any were.
+pub fn keep_judgeable_seeds(pools: &mut Vec<SeedPool>, implementations: &[&dyn Implementation]) -> Option<String> {
+    let mut left_out = 0;
+    let mut versions_left_out: BTreeMap<String, std::collections::BTreeSet<u32>> = BTreeMap::new();
+    for pool in pools.iter_mut() {
+        let declared: Vec<Option<Vec<u32>>> =
+            implementations.iter().map(|implementation| implementation.declared_versions(pool.suite.name())).collect();
+        let judgeable =
+            |version: u32| declared.iter().all(|versions| versions.as_ref().is_none_or(|list| list.contains(&version)));
+        let before = pool.seeds.len();
+        if pool.seeds.iter().all(|seed| judgeable(seed.version)) {
+            continue;
+        }
+        let (kept, dropped): (Vec<Seed>, Vec<Seed>) =
+            std::mem::take(&mut pool.seeds).into_iter().partition(|seed| judgeable(seed.version));
+        for seed in &dropped {
+            versions_left_out.entry(pool.suite.name().to_owned()).or_default().insert(seed.version);
+        }
+        left_out += before - kept.len();
+        *pool = SeedPool::from_seeds(pool.suite, kept);
+    }
+    pools.retain(|pool| !pool.is_empty());
+    (left_out > 0).then(|| {
+        let which: Vec<String> = versions_left_out
+            .iter()
+            .map(|(suite, versions)| {
+                let versions: Vec<String> = versions.iter().map(u32::to_string).collect();
+                format!("{suite} v{}", versions.join("/"))
+            })
+            .collect();
+        format!(
+            "{left_out} {} left out: their fixtureVersion is not declared by every implementation under test ({})",
+            if left_out == 1 { "seed" } else { "seeds" },
+            which.join(", ")
+        )
+    })
 }
 
 fn collect_values(value: &Value, into: &mut BTreeMap<String, Vec<Value>>, seen: &mut HashSet<(String, String)>) {

@@ -6,6 +6,7 @@
 
 use super::engine::Stop;
 use super::report::{ExploreReport, RunFacts, build};
+use super::seeds::keep_judgeable_seeds;
 use super::{Budget, ExploreOptions, FoundCluster, Party, SeedPool, ShrinkOptions, ShrunkCluster, explore, shrink_all};
 use crate::fixture::{LoadedFixture, Notice};
 use crate::implementation::ImplementationInfo;
@@ -92,6 +93,13 @@ pub fn explore_session<S: StartSides>(
     let interrupted = || options.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
     // Exploring: the implementations' own restart budget.
     let started = sides.start(None)?;
+    // Seeds whose version an implementation under test does not declare
+    // would only be spent on `unsupported`.
+    let mut pools = pools.to_vec();
+    let declared: Vec<&dyn crate::implementation::Implementation> =
+        [started.subject(), started.against()].into_iter().map(|party| party.implementation()).collect();
+    let seeds_left_out = keep_judgeable_seeds(&mut pools, &declared);
+    let pools = pools.as_slice();
     let explore_options = ExploreOptions {
         seed: options.seed,
         budget: options.budget,
@@ -107,6 +115,7 @@ pub fn explore_session<S: StartSides>(
     drop(started);
 
     let mut notices = options.notices.clone();
+    notices.extend(seeds_left_out.map(Notice::note));
     notices.extend(stop_notice(exploration.stopped.as_ref(), options.max_clusters));
 
     let (to_reduce, unreduced) = choose_to_reduce(&exploration.clusters, options.max_pending);

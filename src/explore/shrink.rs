@@ -12,7 +12,7 @@
 
 use super::engine::{Example, FoundCluster, Party, input_name};
 use super::generate::{assemble, is_acceptable};
-use super::judge::{ClusterKey, Judgement, judge};
+use super::judge::{ClusterKey, JudgedCase, Judgement, judge_case};
 use super::seeds::{Seed, SeedPool};
 use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff};
 use crate::implementation::{CaseRequest, Outcome};
@@ -81,7 +81,8 @@ impl Sides<'_> {
     fn judged(&self, input: &Value) -> (Outcome, Outcome, Judgement) {
         let subject = self.run(self.subject, input);
         let against = self.run(self.against, input);
-        let judgement = judge(self.pool.suite.name(), &subject, &against);
+        let case = JudgedCase { suite: self.pool.suite, version: self.seed.version, input };
+        let judgement = judge_case(case, &subject, &against);
         (subject, against, judgement)
     }
 

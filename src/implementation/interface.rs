@@ -113,6 +113,15 @@ pub trait Implementation: Send + Sync {
     /// Runs one case.
     fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun;
 
+    /// The fixtureVersions of `suite` the implementation declares it judges:
+    /// `Some(list)` when it declares them (an empty list when it does not
+    /// implement the suite), `None` when it says nothing up front (it may
+    /// still answer `unsupported` per case).
+    fn declared_versions(&self, suite: &str) -> Option<Vec<u32>> {
+        let _ = suite;
+        None
+    }
+
     /// Called once when the run is over (stop child processes, …).
     fn finish(&self) {}
 

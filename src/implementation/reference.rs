@@ -10,6 +10,10 @@ use crate::suites;
 pub struct ReferenceImplementation;
 
 impl Implementation for ReferenceImplementation {
+    fn declared_versions(&self, suite: &str) -> Option<Vec<u32>> {
+        Some(crate::suites::find(suite).map(|suite| suite.reference_versions().to_vec()).unwrap_or_default())
+    }
+
     fn info(&self) -> ImplementationInfo {
         ImplementationInfo {
             name: "conform-reference".to_owned(),

@@ -67,6 +67,7 @@ impl fmt::Display for Failure {
             .iter()
             .map(|signature| match signature {
                 Signature::Verdict { verdict, .. } => format!("verdict {verdict}"),
+                Signature::Rule { rule, .. } => format!("rule {rule}"),
                 Signature::Difference { pattern, kind, .. } => {
                     format!("{} {kind}", if pattern.is_empty() { "(root)" } else { pattern })
                 }

@@ -143,17 +143,23 @@ fn signatures(case: &CaseReport, expected_verdicts: &HashMap<&str, Verdict>) -> 
 }
 
 /// The distinct causes behind a case's differences in `suite`, in the order
-/// the differences appear (not the set's order): differences of one cause
-/// seen through derived views, or at several depths, share one signature.
+/// the differences appear (not the set's order): differences that name rules
+/// are signed by their likeliest rule; the others by pointer pattern, where
+/// differences of one cause seen through derived views, or at several
+/// depths, share one signature.
 pub fn difference_signatures(suite: &str, differences: &[DifferenceReport]) -> Vec<Signature> {
     let views = derived_views(suite);
     let mut seen = BTreeSet::new();
     differences
         .iter()
-        .map(|d| Signature::Difference {
-            pattern: cause_pattern(&d.pattern, views),
-            kind: d.kind,
-            change: value_change(d.expected.as_ref(), d.actual.as_ref()),
+        .map(|d| match d.rules.first() {
+            // The likeliest rule comes first (see `report::rules`).
+            Some(rule) => Signature::Rule { suite: suite.to_owned(), rule: rule.clone() },
+            None => Signature::Difference {
+                pattern: cause_pattern(&d.pattern, views),
+                kind: d.kind,
+                change: value_change(d.expected.as_ref(), d.actual.as_ref()),
+            },
         })
         .filter(|signature| seen.insert(signature.clone()))
         .collect()

@@ -4,7 +4,7 @@
 use super::budget::{Entry, MarkdownBudget, fit};
 use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
-use super::rules::shown_rules;
+use super::rules::{broken_rules, shown_rules};
 use crate::compare::render_plain;
 use std::io;
 
@@ -71,6 +71,7 @@ pub fn write_markdown_within(report: &RunReport, out: &mut dyn io::Write, budget
     }
     md.push('\n');
 
+    md.push_str(&rules_section(report));
     md.push_str(&clusters_section(report));
     md.push_str(&baseline_section(report));
 
@@ -146,6 +147,32 @@ fn case_line(case: &CaseReport) -> String {
 }
 
 /// `### 31 failures, 2 causes` and a table of the causes.
+/// The contract rules the failures break, each with its count, smallest
+/// example and sentence (the report leads with them).
+fn rules_section(report: &RunReport) -> String {
+    let broken = broken_rules(report);
+    if broken.is_empty() {
+        return String::new();
+    }
+    let mut md =
+        String::from("### Rules broken\n\n| cases | rule | smallest example | the rule |\n|---:|---|---|---|\n");
+    for rule in broken.iter().take(MAX_CLUSTERS) {
+        let name = if rule.link.is_empty() {
+            code_span(&rule.rule)
+        } else {
+            format!("[{}]({})", code_span(&rule.rule), rule.link)
+        };
+        md.push_str(&format!(
+            "| {} | {name} | <code>{}</code> | {} |\n",
+            rule.cases,
+            escape_inline(&rule.smallest),
+            escape_cell(&rule.sentence)
+        ));
+    }
+    md.push('\n');
+    md
+}
+
 fn clusters_section(report: &RunReport) -> String {
     let Some(headline) = headline(&report.cases, &report.clusters) else { return String::new() };
     let mut md = format!("### {headline}\n\n| cases | cause | examples |\n|---:|---|---|\n");

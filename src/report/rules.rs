@@ -3,16 +3,17 @@
 //! ([`crate::suite::provenance`]), and each of the first differences of the
 //! case gets the rules that decided the expected value at its pointer.
 
-use super::model::DifferenceReport;
+use super::model::{DifferenceReport, RunReport};
+use super::signature::Signature;
 use crate::compare::DifferenceKind;
 use crate::suite::{Suite, reference_with_provenance};
 use serde_json::Value;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
-/// How many differences of a case are given their rules (the first ones:
-/// further differences of a case are nearly always the same cause again).
-pub const NAMED_DIFFERENCES: usize = 10;
+/// How many differences of a case are given their rules: every difference
+/// a report lists.
+pub const NAMED_DIFFERENCES: usize = crate::compare::MAX_DIFFERENCES;
 
 /// Gives the first [`NAMED_DIFFERENCES`] of `differences` the rules that
 /// decided the expected value at their pointers, the likeliest cause first, when the suite's reference
@@ -97,6 +98,52 @@ pub fn rules_line(suite: &str, rules: &[String]) -> Option<String> {
         line.push_str(&format!(" and {more} more"));
     }
     Some(line)
+}
+
+/// A rule a run's failures break, for the reports that lead with them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrokenRule {
+    /// The suite whose contract states it.
+    pub suite: String,
+    /// The rule id.
+    pub rule: String,
+    /// Its anchor in the suite's README.
+    pub link: String,
+    /// Its sentence there.
+    pub sentence: String,
+    /// How many failing cases break it.
+    pub cases: usize,
+    /// The failing case with the smallest input that breaks it.
+    pub smallest: String,
+}
+
+/// The rules the failures of `report` break (its rule clusters), most
+/// cases first, each with its smallest example.
+pub fn broken_rules(report: &RunReport) -> Vec<BrokenRule> {
+    report
+        .clusters
+        .iter()
+        .filter_map(|cluster| match &cluster.signature {
+            Signature::Rule { suite, rule } => {
+                let size = |id: &String| {
+                    let case = report.cases.iter().find(|case| &case.id == id);
+                    case.and_then(|case| case.input.as_ref())
+                        .map_or(usize::MAX, |input| crate::json::to_compact_string(input).len())
+                };
+                let smallest = cluster.cases.iter().min_by_key(|id| (size(id), (*id).clone())).cloned();
+                let doc = crate::suites::rule_doc(suite, rule);
+                Some(BrokenRule {
+                    suite: suite.clone(),
+                    rule: rule.clone(),
+                    link: doc.as_ref().map(|doc| doc.link.clone()).unwrap_or_default(),
+                    sentence: doc.map(|doc| doc.sentence).unwrap_or_default(),
+                    cases: cluster.cases.len(),
+                    smallest: smallest.unwrap_or_default(),
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The pointer one level up (`""` for the root and its members).

@@ -4,7 +4,10 @@
 //! A difference signature is a pointer pattern (array indices as `*`) and a
 //! difference kind: `/blocks/*/tool/state value-changed` is the same bug
 //! whether it shows on block 3 of 200 or block 1 of 2. A case without an
-//! output is signed by its verdict, plus (in clusters) a message class.
+//! output is signed by its verdict, plus (in clusters) a message class. A
+//! difference whose expected value the reference's provenance traces to a
+//! contract rule is signed by that rule instead: one bug shows at many
+//! pointers, but breaks one rule.
 
 use super::model::Verdict;
 use crate::compare::DifferenceKind;
@@ -26,6 +29,15 @@ pub enum Signature {
         /// values is two causes.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         change: Option<String>,
+    },
+    /// The same contract rule broken: the likeliest rule behind the
+    /// difference by the reference's provenance (see `report::rules`),
+    /// wherever and however it shows.
+    Rule {
+        /// The suite whose contract states the rule.
+        suite: String,
+        /// The rule id.
+        rule: String,
     },
     /// The same verdict with the same message class.
     Verdict {
@@ -61,6 +73,7 @@ impl Signature {
                     None => format!("{pattern} {kind}"),
                 }
             }
+            Signature::Rule { rule, .. } => format!("breaks {rule}"),
             Signature::Verdict { verdict, message_class } if message_class.is_empty() => verdict.to_string(),
             Signature::Verdict { verdict, message_class } => format!("{verdict}: {message_class}"),
         }

@@ -37,18 +37,16 @@ struct Mutant {
 
 /// The planted mutants (see each adapter's docstring for its bug).
 const MUTANTS: &[Mutant] = &[
-    Mutant {
-        name: "codex_numeric_error",
-        suite: "chat",
-        signature: "/tool/state value-changed (\"error\" → \"completed\")",
-    },
-    Mutant { name: "fallback_surrogate", suite: "chat", signature: "/text value-changed" },
-    Mutant { name: "exec_stale_error", suite: "codex-exec-events", signature: "events/* missing-elements" },
-    Mutant { name: "sse_case_fold", suite: "sse", signature: "/expectedSession/" },
-    Mutant { name: "pagination_tie", suite: "pagination", signature: "/expectedState/messages/* " },
-    Mutant { name: "policy_python_strip", suite: "tool-policy", signature: "/" },
-    Mutant { name: "claude_error_bool", suite: "claude-events", signature: "/data/is_error type-changed" },
-    Mutant { name: "summary_code_points", suite: "event-fold", signature: "/summary value-changed" },
+    // Each cluster is named by the contract rule the reference's provenance
+    // ranks first for the differing values (see `report::rules`).
+    Mutant { name: "codex_numeric_error", suite: "chat", signature: "breaks reduce.tool.placeholder-name-kept" },
+    Mutant { name: "fallback_surrogate", suite: "chat", signature: "breaks agent.unknown-payload-type-stringified" },
+    Mutant { name: "exec_stale_error", suite: "codex-exec-events", signature: "breaks exec.turn-failed.done" },
+    Mutant { name: "sse_case_fold", suite: "sse", signature: "breaks sse.flat.last-write-wins" },
+    Mutant { name: "pagination_tie", suite: "pagination", signature: "breaks pagination.trim.queued-never-trimmed" },
+    Mutant { name: "policy_python_strip", suite: "tool-policy", signature: "breaks policy.not-in-allowlist" },
+    Mutant { name: "claude_error_bool", suite: "claude-events", signature: "breaks claude.block.tool-result" },
+    Mutant { name: "summary_code_points", suite: "event-fold", signature: "breaks fold.delta.new-text-block" },
 ];
 
 fn the_reference_over_the_protocol_finds_no_divergence() {

@@ -7,7 +7,8 @@ mod markdown;
 mod model;
 mod pretty;
 
-pub use markdown::write_markdown;
+pub use crate::report::rules::name_rules;
+use markdown::write_markdown;
 pub use model::{
     ClusterLine, ClusterReport, EXPLORE_REPORT_FORMAT, EXPLORE_REPORT_FORMAT_VERSION, ExampleReport, ExploreReport,
     ExploreSummary, PhaseMillis, SideOutcome, SuiteExplored,
@@ -163,6 +164,15 @@ pub fn side_outcome(outcome: &Outcome) -> SideOutcome {
     }
 }
 
+/// The reduced example's differences, each naming the rules behind it.
+fn named_differences(pool: &SeedPool, seed: usize, cluster: &ShrunkCluster) -> Vec<DifferenceReport> {
+    let mut found: Vec<DifferenceReport> = cluster.differences.iter().map(DifferenceReport::from).collect();
+    if let Outcome::Output(expected) = &cluster.against {
+        name_rules(pool.suite, pool.seeds[seed].version, &cluster.input, expected, &mut found);
+    }
+    found
+}
+
 fn cluster_report(
     pools: &[SeedPool],
     cluster: &ShrunkCluster,
@@ -201,7 +211,7 @@ fn cluster_report(
             input: cluster.input.clone(),
             expected: side_outcome(&cluster.against),
             actual: side_outcome(&cluster.subject),
-            differences: cluster.differences.iter().map(DifferenceReport::from).collect(),
+            differences: named_differences(pool, example.seed, cluster),
             diff: cluster.diff.clone(),
         },
         pending,

@@ -65,6 +65,12 @@ impl PersistentImplementation {
 }
 
 impl Implementation for PersistentImplementation {
+    fn declared_versions(&self, suite: &str) -> Option<Vec<u32>> {
+        let hello = self.hello()?;
+        let versions = hello.versions(suite).unwrap_or_default();
+        Some(versions.iter().filter_map(|version| u32::try_from(*version).ok()).collect())
+    }
+
     fn info(&self) -> ImplementationInfo {
         let command = Some(self.pool.command().text().to_owned());
         match self.pool.hello() {

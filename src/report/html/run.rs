@@ -8,7 +8,7 @@ use super::super::model::{CaseReport, Counts, RunReport, Verdict};
 use super::super::signature::Signature;
 use super::{bar, close_page, filters, open_page};
 use crate::fixture::NoticeLevel;
-use crate::report::rules::shown_rules;
+use crate::report::rules::{broken_rules, shown_rules};
 use std::fmt::Write as _;
 use std::io;
 
@@ -24,6 +24,7 @@ pub fn write_html(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()>
     let _ = write!(page, "<p class=\"meta\">{}</p>", run_meta(report));
     page.push_str("</header>");
     tiles(&mut page, &report.summary, report.exit_code() == 0);
+    rules_broken(&mut page, report);
     suite_matrix(&mut page, report);
     notices(&mut page, report);
     baseline(&mut page, report);
@@ -178,6 +179,28 @@ fn issue_link(issue: &str) -> String {
     }
 }
 
+/// The contract rules the failures break, first: each with its count,
+/// smallest example and sentence, linked to the suite's README.
+fn rules_broken(page: &mut String, report: &RunReport) {
+    let broken = broken_rules(report);
+    if broken.is_empty() {
+        return;
+    }
+    page.push_str("<section id=\"rules-broken\"><h2>Rules broken</h2><table><thead><tr><th class=\"num\">cases</th><th>rule</th><th>smallest example</th><th>the rule</th></tr></thead><tbody>");
+    for rule in &broken {
+        let _ = write!(
+            page,
+            "<tr><td class=\"num\">{cases}</td><td><a class=\"rule\" href=\"{link}\"><code>{id}</code></a></td><td><a href=\"#{example}\"><code>{example}</code></a></td><td>{sentence}</td></tr>",
+            cases = rule.cases,
+            link = escape(&rule.link),
+            id = escape(&rule.rule),
+            example = escape(&rule.smallest),
+            sentence = escape(&rule.sentence)
+        );
+    }
+    page.push_str("</tbody></table></section>");
+}
+
 fn clusters(page: &mut String, report: &RunReport) {
     let Some(headline) = headline(&report.cases, &report.clusters) else { return };
     let _ = write!(
@@ -212,6 +235,15 @@ fn signature_html(signature: &Signature) -> String {
         ),
         Signature::Verdict { verdict, message_class } => {
             format!("<span class=\"badge v-{verdict}\">{verdict}</span> {}", escape(message_class))
+        }
+        Signature::Rule { suite, rule } => {
+            let doc = crate::suites::rule_doc(suite, rule);
+            format!(
+                "breaks <a class=\"rule\" href=\"{}\"><code>{}</code></a> <span class=\"meta\">{}</span>",
+                escape(&doc.as_ref().map(|doc| doc.link.clone()).unwrap_or_default()),
+                escape(rule),
+                escape(&doc.map(|doc| doc.sentence).unwrap_or_default())
+            )
         }
     }
 }
