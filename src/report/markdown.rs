@@ -5,6 +5,7 @@ use super::budget::{Entry, MarkdownBudget, fit};
 use super::cluster::headline;
 use super::model::{CaseReport, RunReport, Tally, Verdict};
 use super::rules::{broken_rules, shown_rules};
+use super::signature::Signature;
 use crate::compare::render_plain;
 use std::io;
 
@@ -13,6 +14,9 @@ const MAX_STDERR_CHARS: usize = 4000;
 
 /// Clusters listed in the table; the rest are counted.
 const MAX_CLUSTERS: usize = 20;
+
+/// Rules listed under "Rules broken" (each row carries the rule's sentence).
+const MAX_RULES: usize = 10;
 
 /// Example case ids listed per cluster.
 const MAX_CLUSTER_EXAMPLES: usize = 5;
@@ -156,7 +160,7 @@ fn rules_section(report: &RunReport) -> String {
     }
     let mut md =
         String::from("### Rules broken\n\n| cases | rule | smallest example | the rule |\n|---:|---|---|---|\n");
-    for rule in broken.iter().take(MAX_CLUSTERS) {
+    for rule in broken.iter().take(MAX_RULES) {
         let name = if rule.link.is_empty() {
             code_span(&rule.rule)
         } else {
@@ -169,20 +173,39 @@ fn rules_section(report: &RunReport) -> String {
             escape_cell(&rule.sentence)
         ));
     }
+    if broken.len() > MAX_RULES {
+        md.push_str(&format!("\n… and {} more rules broken\n", broken.len() - MAX_RULES));
+    }
     md.push('\n');
     md
 }
 
 fn clusters_section(report: &RunReport) -> String {
     let Some(headline) = headline(&report.cases, &report.clusters) else { return String::new() };
+    // The rules broken are listed above with their examples: the table
+    // holds the other causes.
+    let listed_rules = broken_rules(report).len().min(MAX_RULES);
+    let mut rules_seen = 0;
+    let others: Vec<_> = report
+        .clusters
+        .iter()
+        .filter(|cluster| {
+            let is_rule = matches!(cluster.signature, Signature::Rule { .. });
+            rules_seen += usize::from(is_rule);
+            !is_rule || rules_seen > listed_rules
+        })
+        .collect();
+    if others.is_empty() {
+        return format!("### {headline}\n\nEach cause is a rule broken, listed above.\n\n");
+    }
     let mut md = format!("### {headline}\n\n| cases | cause | examples |\n|---:|---|---|\n");
-    for cluster in report.clusters.iter().take(MAX_CLUSTERS) {
+    for cluster in others.iter().take(MAX_CLUSTERS) {
         let examples = cluster.examples(MAX_CLUSTER_EXAMPLES, |id| format!("<code>{}</code>", escape_inline(id)));
         let known = cluster.known_note().map(|note| format!(" {note}")).unwrap_or_default();
         md.push_str(&format!("| {}{known} | {} | {examples} |\n", cluster.cases.len(), escape_cell(&cluster.label)));
     }
-    if report.clusters.len() > MAX_CLUSTERS {
-        md.push_str(&format!("\n… and {} more causes\n", report.clusters.len() - MAX_CLUSTERS));
+    if others.len() > MAX_CLUSTERS {
+        md.push_str(&format!("\n… and {} more causes\n", others.len() - MAX_CLUSTERS));
     }
     md.push('\n');
     md
@@ -341,7 +364,8 @@ pub(crate) mod golden {
         for i in 0..500 {
             let expected = sample::tool_output("error");
             let actual = sample::tool_output("completed");
-            report.cases.push(sample::failing("chat", &format!("many-{i:03}"), input.clone(), expected, actual));
+            let case = sample::failing("chat", &format!("many-{i:03}"), input.clone(), expected, actual);
+            report.cases.push(sample::with_rules(case, &["reduce.tool.result-error"]));
         }
         report.recount();
         report

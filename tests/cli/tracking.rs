@@ -227,7 +227,7 @@ fn clusters_appear_in_json_markdown_and_terminal_reports() {
     // The text differs in blocks and in the visibleBlocks derived from them: one cause.
     assert!(
         text.contains(
-            "3 failures, 1 cause:\n  3  /blocks/*/text value-changed  chat/broken-1, chat/broken-2, chat/broken-3\n\n"
+            "3 failures, 1 cause:\n  3  breaks envelope.record.direct  chat/broken-1, chat/broken-2, chat/broken-3\n\n"
         ),
         "{text}"
     );
@@ -235,11 +235,23 @@ fn clusters_appear_in_json_markdown_and_terminal_reports() {
     assert_valid_report(&report);
     assert_eq!(
         report["clusters"][0]["signature"],
-        json!({"by": "difference", "pattern": "/blocks/*/text", "kind": "value-changed"})
+        json!({"by": "rule", "suite": "chat", "rule": "envelope.record.direct"})
     );
     assert_eq!(report["clusters"][0]["cases"].as_array().unwrap().len(), 3);
     let markdown = std::fs::read_to_string(dir.path().join("out/conform-report.md")).unwrap();
-    assert!(markdown.contains("### 3 failures, 1 cause\n\n| cases | cause | examples |"), "{markdown}");
+    assert!(markdown.contains("### 3 failures, 1 cause\n\nEach cause is a rule broken, listed above."), "{markdown}");
+    // The report leads with the rules broken, each linked to its sentence.
+    assert!(
+        markdown.contains(
+            "| 3 | [` envelope.record.direct `](src/suites/chat/README.md#rule-envelope.record.direct) | <code>chat/broken-1</code> |"
+        ),
+        "{markdown}"
+    );
+    assert!(markdown.find("### Rules broken") < markdown.find("### 3 failures"), "{markdown}");
+    // Every difference names its rules, the likeliest first.
+    let rules = &report["cases"].as_array().unwrap().iter().find(|c| c["id"] == "chat/broken-1").unwrap()["differences"]
+        [0]["rules"];
+    assert_eq!(rules, &json!(["envelope.record.direct", "reduce.user.text", "user.text.object"]));
 }
 
 fn chromium_args(profile: &Path) -> Vec<String> {
@@ -307,6 +319,14 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
     }
     assert!(dom.contains("4 passed, 1 failed, 3 known failures"));
     assert!(dom.contains("4 failures (3 known), 1 cause"), "cluster headline (the text differs in every case)");
+    // The rules broken lead the report, linked to their sentences.
+    let rules = dom.find("id=\"rules-broken\"").expect("a rules-broken section");
+    assert!(rules < dom.find("id=\"clusters\"").unwrap(), "the rules come before the clusters");
+    assert!(
+        dom.contains("<a class=\"rule\" href=\"src/suites/chat/README.md#rule-envelope.record.direct\"><code>envelope.record.direct</code></a>"),
+        "the rule is linked"
+    );
+    assert!(dom.contains("class=\"rules\">rules: <a class=\"rule\""), "each difference names its rules");
     // The filter script ran: failures and known failures are listed, passes hidden.
     assert!(dom.contains("data-ready=\"1\""), "the inline script ran");
     assert!(
