@@ -424,6 +424,7 @@ mod tests {
                 expected: Some(json!(1)),
                 actual: Some(json!(2)),
                 count: None,
+                rules: Vec::new(),
             })
             .collect();
         case.diff = (0..2_000)
