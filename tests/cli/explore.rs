@@ -39,7 +39,7 @@ struct Mutant {
 const MUTANTS: &[Mutant] = &[
     // Each cluster is named by the contract rule the reference's provenance
     // ranks first for the differing values (see `report::rules`).
-    Mutant { name: "codex_numeric_error", suite: "chat", signature: "breaks reduce.tool.placeholder-name-kept" },
+    Mutant { name: "codex_numeric_error", suite: "chat", signature: "breaks reduce.tool.result-error" },
     Mutant { name: "fallback_surrogate", suite: "chat", signature: "breaks agent.unknown-payload-type-stringified" },
     Mutant { name: "exec_stale_error", suite: "codex-exec-events", signature: "breaks exec.turn-failed.done" },
     Mutant { name: "sse_case_fold", suite: "sse", signature: "breaks sse.flat.last-write-wins" },
