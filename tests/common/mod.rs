@@ -29,6 +29,7 @@ pub use reports::{assert_valid_report, read_json, report, verdict_list};
 pub use run::{Conform, Finished, conform, conform_in};
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// The repository root (the package's manifest folder).
 pub fn root() -> &'static Path {
@@ -95,9 +96,62 @@ pub fn javac() -> Option<&'static str> {
     program(&["javac"])
 }
 
-/// `kotlinc` (Debian's `kotlin` package), or `None` with the skip recorded when it is not installed.
-pub fn kotlinc() -> Option<&'static str> {
-    program(&["kotlinc"])
+/// Where `npm ci --prefix examples/adapters/jvm/kotlin` installs the Kotlin compiler the JVM kit
+/// pins (the npm registry's `kotlin-compiler`), relative to the repository root.
+pub const KIT_KOTLINC: &str = "examples/adapters/jvm/kotlin/node_modules/kotlin-compiler/bin/kotlinc";
+
+/// A Kotlin 2 `kotlinc`: `$KOTLINC`, else the kit's own ([`KIT_KOTLINC`]), else `kotlinc` on `PATH`
+/// (as the kit's build.sh looks). `None` with the skip recorded when there is none, or when the one
+/// found is older than Kotlin 2 (Debian's `kotlin` is 1.3): under `CONFORM_REQUIRE_ALL=1` that fails.
+pub fn kotlinc() -> Option<&'static Path> {
+    match kotlin_2_compiler() {
+        Ok(path) => Some(path),
+        Err(why) => {
+            skip(why);
+            None
+        }
+    }
+}
+
+/// What [`kotlinc`] finds, without recording a skip: the compiler, or why there is none.
+pub fn kotlin_2_compiler() -> Result<&'static Path, &'static str> {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    FOUND.get_or_init(find_kotlin_2).as_deref().map_err(String::as_str)
+}
+
+fn find_kotlin_2() -> Result<PathBuf, String> {
+    let from_env = std::env::var_os("KOTLINC").filter(|value| !value.is_empty()).map(PathBuf::from);
+    let kit = Some(root().join(KIT_KOTLINC)).filter(|path| path.is_file());
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let on_path = std::env::split_paths(&path).map(|dir| dir.join("kotlinc")).find(|file| file.is_file());
+    let compiler = from_env.or(kit).or(on_path).ok_or_else(|| {
+        "`kotlinc` not installed (`npm ci --prefix examples/adapters/jvm/kotlin` installs Kotlin 2)".to_owned()
+    })?;
+    kotlin_2(&compiler).map(|()| compiler)
+}
+
+/// Whether `compiler` is Kotlin 2 or newer, asking its `-version`; the error says why not.
+pub fn kotlin_2(compiler: &Path) -> Result<(), String> {
+    let shown = compiler.display();
+    let finished = std::process::Command::new(compiler)
+        .arg("-version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|err| format!("`{shown} -version` did not run: {err}"))?;
+    let said = format!("{}{}", String::from_utf8_lossy(&finished.stdout), String::from_utf8_lossy(&finished.stderr));
+    // "info: kotlinc-jvm 2.4.20 (JRE 17.0.15+6)"; Debian's says "kotlinc-jvm 1.3-SNAPSHOT".
+    let version = said
+        .split_once("kotlinc-jvm ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .ok_or_else(|| format!("`{shown} -version` names no Kotlin version: {}", said.trim()))?;
+    let major: u32 = version.split('.').next().and_then(|major| major.parse().ok()).unwrap_or(0);
+    if major >= 2 {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{shown}` is Kotlin {version}, older than Kotlin 2 (`npm ci --prefix examples/adapters/jvm/kotlin` installs Kotlin 2)"
+        ))
+    }
 }
 
 /// `rustfmt` (the toolchain's formatter), or `None` with the skip recorded.

@@ -3,9 +3,10 @@
 //! compared byte for byte with conform's (numbers, strings, and the canonical
 //! text of every fixture and of its expected parts), and its example adapters
 //! run through `check-adapter` and over the bundled fixtures, persistent and
-//! one-shot: the Java one, and the Kotlin one where `kotlinc` is installed.
-//! Without java and javac (or kotlinc) the tests say so in one `note:` line
-//! and skip; with `CONFORM_REQUIRE_ALL=1` that is a failure.
+//! one-shot: the Java one, and the Kotlin one where a Kotlin 2 `kotlinc` is
+//! installed (see [`common::kotlinc`]). Without java and javac (or Kotlin 2)
+//! the tests are ignored trials with the reason; with `CONFORM_REQUIRE_ALL=1`
+//! that is a failure.
 
 use crate::common;
 
@@ -17,7 +18,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// The built kit: the folder build.sh wrote its jars to, and what it printed.
-struct Kit {
+pub(crate) struct Kit {
     out: PathBuf,
     log: String,
 }
@@ -28,14 +29,14 @@ impl Kit {
     }
 
     /// `java -jar` on one of the built jars, as an `--impl-cmd`.
-    fn command(&self, jar: &str) -> String {
+    pub(crate) fn command(&self, jar: &str) -> String {
         format!("java -jar {}", self.jar(jar))
     }
 }
 
-/// Builds the kit once per test process (with the Kotlin example when `kotlinc` is
-/// installed), or `None` when java or javac is missing (with the skip note).
-fn kit() -> Option<&'static Kit> {
+/// Builds the kit once per test process (with the Kotlin example when a Kotlin 2
+/// `kotlinc` is installed), or `None` when java or javac is missing (with the skip note).
+pub(crate) fn kit() -> Option<&'static Kit> {
     static KIT: OnceLock<Result<Kit, String>> = OnceLock::new();
     java()?;
     javac()?;
@@ -43,14 +44,14 @@ fn kit() -> Option<&'static Kit> {
         // One folder per process: nextest runs each test in a process of its
         // own, and two builds into one folder remove each other's classes.
         let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("jvm-kit-{}", std::process::id()));
-        let with_kotlin = if kotlinc().is_some() { "1" } else { "0" };
-        let finished = Command::new("bash")
-            .arg(root().join("examples/adapters/jvm/build.sh"))
-            .arg(&out)
-            .env("KOTLIN", with_kotlin)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|err| format!("bash build.sh: {err}"))?;
+        let mut build = Command::new("bash");
+        build.arg(root().join("examples/adapters/jvm/build.sh")).arg(&out);
+        // The Kotlin test says itself when Kotlin 2 is missing; the Java tests need not.
+        match common::kotlin_2_compiler() {
+            Ok(compiler) => build.env("KOTLIN", "1").env("KOTLINC", compiler),
+            Err(_) => build.env("KOTLIN", "0"),
+        };
+        let finished = build.stdin(Stdio::null()).output().map_err(|err| format!("bash build.sh: {err}"))?;
         let log = format!("{}{}", String::from_utf8_lossy(&finished.stdout), String::from_utf8_lossy(&finished.stderr));
         if finished.status.success() { Ok(Kit { out, log }) } else { Err(format!("build.sh failed:\n{log}")) }
     });
@@ -288,13 +289,50 @@ fn the_java_example_passes_every_bundled_fixture_persistent_and_one_shot() {
 }
 
 fn the_kotlin_example_compiles_against_the_kit_and_passes() {
-    let Some(kit) = kit() else { return };
+    // Kotlin first: a missing or old compiler is told before the kit is built.
     if kotlinc().is_none() {
         return;
     }
+    let Some(kit) = kit() else { return };
     let command = kit.command("conform-adapter-kotlin.jar");
     passes_check_adapter(&command);
     assert_eq!(passes_every_case(&command, &[]), fixture_ids().len());
+}
+
+/// A stand-in `kotlinc` that prints `version` as `kotlinc -version` does.
+fn fake_kotlinc(dir: &Path, version: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(format!("kotlinc-{version}"));
+    std::fs::write(&path, format!("#!/bin/sh\necho 'info: kotlinc-jvm {version} (JRE 17.0.15+6)' >&2\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn a_kotlin_older_than_2_fails_the_kotlin_test_under_require_all() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let old = fake_kotlinc(dir.path(), "1.3.31");
+    assert_eq!(common::kotlin_2(&fake_kotlinc(dir.path(), "2.4.20")), Ok(()));
+    let refused = common::kotlin_2(&old).unwrap_err();
+    assert!(refused.contains("is Kotlin 1.3.31, older than Kotlin 2"), "{refused}");
+    // The Kotlin test itself, in a child process of this test binary, with that compiler.
+    let kotlin_test = "jvm_kit::the_kotlin_example_compiles_against_the_kit_and_passes";
+    let run = |require_all: &str| {
+        Command::new(std::env::current_exe().expect("the test binary"))
+            .args([kotlin_test, "--exact"])
+            .env("KOTLINC", &old)
+            .env(common::REQUIRE_ALL, require_all)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the test binary runs")
+    };
+    let required = run("1");
+    let said = format!("{}{}", String::from_utf8_lossy(&required.stdout), String::from_utf8_lossy(&required.stderr));
+    assert!(!required.status.success(), "{said}");
+    assert!(said.contains("1 failed") && said.contains("older than Kotlin 2"), "{said}");
+    let optional = run("0");
+    let said = String::from_utf8_lossy(&optional.stdout);
+    assert!(optional.status.success(), "{said}");
+    assert!(said.contains("1 ignored") && said.contains("older than Kotlin 2"), "{said}");
 }
 
 crate::trials![
@@ -304,5 +342,6 @@ crate::trials![
     fixtures_and_their_expected_parts_are_written_in_conform_canonical_bytes,
     the_java_example_passes_check_adapter,
     the_java_example_passes_every_bundled_fixture_persistent_and_one_shot,
-    the_kotlin_example_compiles_against_the_kit_and_passes
+    the_kotlin_example_compiles_against_the_kit_and_passes,
+    a_kotlin_older_than_2_fails_the_kotlin_test_under_require_all
 ];

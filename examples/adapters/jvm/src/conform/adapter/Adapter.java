@@ -12,6 +12,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Serves a {@link Decoder} as a conform implementation: protocol v1 on stdin and stdout
@@ -20,9 +22,10 @@ import java.util.Map;
  *
  * <p>stdout belongs to the protocol: while {@link #serve} runs, {@code System.out} writes to stderr,
  * so a stray {@code println} or logger cannot corrupt it. Cases are answered one at a time, in the
- * order they arrive. Limits: a request line or one-shot input longer than {@link #MAX_INPUT_BYTES}
- * is not read (the line is skipped with a note on stderr, and the harness times the case out; a
- * one-shot case exits 1); nesting deeper than {@link JsonReader#MAX_DEPTH} is refused.
+ * order they arrive; a request line the kit cannot read is answered at once with an {@code error}
+ * result (see {@link #persistent}). Limits: a request line or one-shot input longer than
+ * {@link #MAX_INPUT_BYTES} is not read (the request gets an {@code error} result; a one-shot case
+ * exits 1); nesting deeper than {@link JsonReader#MAX_DEPTH} is refused.
  */
 public final class Adapter {
     /** The protocol version this kit speaks. */
@@ -103,48 +106,80 @@ public final class Adapter {
         System.exit(status[0]);
     }
 
-    /** The persistent protocol: answers hello and run requests until bye or the end of stdin. */
+    /**
+     * The persistent protocol: answers hello and run requests until bye or the end of stdin. Every
+     * line other than a blank one, hello or bye gets one result at once: a line this kit cannot read
+     * (not JSON, not an object, too long, a run request without an integer id, an unknown op) gets
+     * an {@code error} result with the id read from the line's start (see {@link #REQUEST_START}),
+     * so the harness never waits for a reply that will not come.
+     */
     int persistent(InputStream stdin, OutputStream stdout) throws IOException {
         LineReader lines = new LineReader(stdin);
-        byte[] tooLong = new byte[0];
         while (true) {
-            byte[] line = lines.next(MAX_INPUT_BYTES, tooLong);
+            Line line = lines.next(MAX_INPUT_BYTES);
             if (line == null) {
                 return 0;
             }
-            if (line == tooLong) {
-                log.println("conform adapter: skipping a line longer than " + MAX_INPUT_BYTES + " bytes");
+            if (line.truncated()) {
+                unreadable(stdout, line.bytes(), "the line is longer than " + MAX_INPUT_BYTES + " bytes");
                 continue;
             }
-            if (isBlank(line)) {
+            if (isBlank(line.bytes())) {
                 continue;
             }
             Object parsed;
             try {
-                parsed = JsonReader.parse(line, MAX_REQUEST_DEPTH);
+                parsed = JsonReader.parse(line.bytes(), MAX_REQUEST_DEPTH);
             } catch (JsonException err) {
-                log.println("conform adapter: skipping a line that is not JSON: " + err.getMessage());
+                unreadable(stdout, line.bytes(), "the line is not JSON: " + err.getMessage());
                 continue;
             }
             if (!(parsed instanceof Map)) {
-                log.println("conform adapter: skipping a line that is not a JSON object");
+                unreadable(stdout, line.bytes(), "the line is not a JSON object");
                 continue;
             }
             Map<?, ?> message = (Map<?, ?>) parsed;
             Object op = message.get("op");
             if ("hello".equals(op)) {
                 send(stdout, encodeHello());
-            } else if ("run".equals(op)) {
-                String reply = answer(message);
-                if (reply != null) {
-                    send(stdout, reply);
-                }
             } else if ("bye".equals(op)) {
                 return 0;
+            } else if ("run".equals(op) && isInteger(message.get("id"))) {
+                send(stdout, answer(message));
+            } else if ("run".equals(op)) {
+                unreadable(stdout, line.bytes(), "the run request has no integer id");
             } else {
-                log.println("conform adapter: skipping a message with op " + op);
+                unreadable(stdout, line.bytes(), op instanceof String ? "unknown op \"" + op + "\"" : "the message has no op");
             }
         }
+    }
+
+    /**
+     * How conform starts every run request line: {@code {"op":"run","id":N,…}}, with the id before
+     * the input. A line whose rest this kit cannot read is answered with that id.
+     */
+    static final Pattern REQUEST_START =
+            Pattern.compile("\\A\\s*\\{\\s*\"op\"\\s*:\\s*\"run\"\\s*,\\s*\"id\"\\s*:\\s*(\\d{1,15})(?=[\\s,}])");
+
+    /**
+     * The id of a request line read from its start (see {@link #REQUEST_START}), or 0 (an id conform
+     * never uses, so the harness reports the case in flight as a protocol error at once) when it has none.
+     */
+    static long requestId(byte[] line) {
+        String start = new String(line, 0, Math.min(line.length, 128), StandardCharsets.ISO_8859_1);
+        Matcher matcher = REQUEST_START.matcher(start);
+        return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+    }
+
+    /** Answers a line this kit cannot read with an {@code error} result, and notes why on stderr. */
+    private void unreadable(OutputStream stdout, byte[] line, String why) throws IOException {
+        log.println("conform adapter: cannot read a request: " + why);
+        log.flush();
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("op", "result");
+        reply.put("id", requestId(line));
+        reply.put("error", "the adapter could not read the request: " + why);
+        send(stdout, encodeReply(reply));
     }
 
     private String encodeHello() throws IOException {
@@ -165,13 +200,9 @@ public final class Adapter {
         }
     }
 
-    /** The result line for one run request, or null (with a note) when it has no usable id. */
+    /** The result line for one run request with an integer id. */
     private String answer(Map<?, ?> request) {
         Object id = request.get("id");
-        if (!isInteger(id)) {
-            log.println("conform adapter: skipping a run request without an integer id");
-            return null;
-        }
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("op", "result");
         reply.put("id", id);
@@ -243,6 +274,9 @@ public final class Adapter {
         stdout.flush();
     }
 
+    /** One input line without its {@code \n} (and a trailing {@code \r}); a truncated one holds its start. */
+    record Line(byte[] bytes, boolean truncated) {}
+
     /** Splits an input stream into lines, scanning a buffer rather than reading byte by byte. */
     static final class LineReader {
         private final InputStream in;
@@ -255,10 +289,10 @@ public final class Adapter {
         }
 
         /**
-         * The next line without its {@code \n} (and a trailing {@code \r}), or null at the end of the
-         * input; a line longer than {@code limit} bytes is dropped whole and read as {@code tooLong}.
+         * The next line, or null at the end of the input; of a line longer than {@code limit} bytes
+         * only the first {@code limit} are kept (and it is marked truncated), the rest is skipped.
          */
-        byte[] next(int limit, byte[] tooLong) throws IOException {
+        Line next(int limit) throws IOException {
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             boolean dropped = false;
             while (true) {
@@ -286,11 +320,12 @@ public final class Adapter {
                     break;
                 }
             }
-            if (dropped) {
-                return tooLong;
-            }
             byte[] bytes = line.toByteArray();
-            return bytes.length > 0 && bytes[bytes.length - 1] == '\r' ? Arrays.copyOf(bytes, bytes.length - 1) : bytes;
+            if (dropped) {
+                return new Line(bytes, true);
+            }
+            boolean crlf = bytes.length > 0 && bytes[bytes.length - 1] == '\r';
+            return new Line(crlf ? Arrays.copyOf(bytes, bytes.length - 1) : bytes, false);
         }
     }
 

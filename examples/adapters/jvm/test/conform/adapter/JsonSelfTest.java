@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -290,19 +291,23 @@ public final class JsonSelfTest {
         String big = "x".repeat(200_000);
         String text = "a\r\n" + big + "\n" + "y".repeat(50) + "\nshort\n\nlast";
         Adapter.LineReader lines = new Adapter.LineReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
-        byte[] tooLong = new byte[0];
         List<String> read = new ArrayList<>();
         try {
-            for (byte[] line; (line = lines.next(100_000, tooLong)) != null; ) {
-                read.add(line == tooLong ? "(too long)" : new String(line, StandardCharsets.UTF_8));
+            for (Adapter.Line line; (line = lines.next(100_000)) != null; ) {
+                read.add(line.truncated() ? "(too long: " + line.bytes().length + ")" : new String(line.bytes(), StandardCharsets.UTF_8));
             }
-            check("line splitting", read, List.of("a", "(too long)", "y".repeat(50), "short", "", "last"));
+            check("line splitting", read, List.of("a", "(too long: 100000)", "y".repeat(50), "short", "", "last"));
             Adapter.LineReader exact = new Adapter.LineReader(new ByteArrayInputStream((big + "\n").getBytes(StandardCharsets.UTF_8)));
-            check("a line of exactly the limit is read", exact.next(big.length(), tooLong).length, big.length());
-            check("then the end", exact.next(big.length(), tooLong), null);
+            Adapter.Line whole = exact.next(big.length());
+            check("a line of exactly the limit is read", whole.bytes().length + " " + whole.truncated(), big.length() + " false");
+            check("then the end", exact.next(big.length()), null);
         } catch (IOException err) {
             check("line splitting", err.toString(), "no exception");
         }
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The persistent loop and one-shot mode, driven through in-memory streams. */
@@ -332,6 +337,7 @@ public final class JsonSelfTest {
                 new PrintStream(log, true, StandardCharsets.UTF_8));
         String requests = "{\"op\":\"hello\",\"protocol\":1,\"harness\":{\"name\":\"conform\",\"version\":\"0\"}}\r\n"
                 + "\n   \nnot json\n[1]\n"
+                + "{\"op\":\"run\",\"id\":9,\"suite\":\"chat\",\"input\":{\"s\":\"\\ud800\\x\"}}\n"
                 + "{\"op\":\"run\",\"id\":1,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1,\"input\":{\"n\":1e21,\"s\":\"\\ud800\"}}\n"
                 + "{\"op\":\"run\",\"id\":2,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1,\"input\":{\"skip\":\"why\"}}\n"
                 + "{\"op\":\"run\",\"id\":3,\"suite\":\"chat\",\"fixture\":\"x\",\"fixtureVersion\":1,\"input\":{\"fail\":\"luck\"}}\n"
@@ -349,9 +355,21 @@ public final class JsonSelfTest {
             check("persistent mode", err.toString(), "no exception");
         }
         String[] lines = stdout.toString(StandardCharsets.UTF_8).split("\n", -1);
-        check("persistent: one line per answer, none after bye", lines.length, 8);
+        check("persistent: one line per request, none after bye", lines.length, 12);
         check("persistent: hello", lines[0],
                 "{\"op\":\"hello\",\"protocol\":1,\"implementation\":{\"name\":\"t\",\"version\":\"1\",\"language\":\"java\"},\"suites\":{\"chat\":[1]}}");
+        check("persistent: a line that is not JSON, at once", lines[1],
+                "{\"op\":\"result\",\"id\":0,\"error\":\"the adapter could not read the request: the line is not JSON: "
+                + "line 1, column 1: expected `null`\"}");
+        check("persistent: a line that is not an object", lines[2],
+                "{\"op\":\"result\",\"id\":0,\"error\":\"the adapter could not read the request: the line is not a JSON object\"}");
+        check("persistent: an unreadable run request keeps its id", lines[3].startsWith(
+                "{\"op\":\"result\",\"id\":9,\"error\":\"the adapter could not read the request: the line is not JSON: "), true);
+        lines = Arrays.copyOfRange(lines, 3, lines.length);
+        check("request id: conform's start", Adapter.requestId(utf8("{\"op\":\"run\",\"id\":42,\"suite\":")), 42L);
+        check("request id: spaces", Adapter.requestId(utf8(" { \"op\" : \"run\" , \"id\" : 7 }")), 7L);
+        check("request id: not an integer", Adapter.requestId(utf8("{\"op\":\"run\",\"id\":1.5,")), 0L);
+        check("request id: another order", Adapter.requestId(utf8("{\"id\":3,\"op\":\"run\",")), 0L);
         check("persistent: output", lines[1],
                 "{\"op\":\"result\",\"id\":1,\"output\":{\"suite\":\"chat\",\"version\":1,\"echo\":{\"n\":1e+21,\"s\":\"\\ud800\"}}}");
         check("persistent: skipped", lines[2], "{\"op\":\"result\",\"id\":2,\"skipped\":\"declined: why\"}");
@@ -362,10 +380,12 @@ public final class JsonSelfTest {
                 "{\"op\":\"result\",\"id\":5,\"error\":\"the run request lacks suite, fixtureVersion or input\"}");
         check("persistent: an input part 10,000 levels deep", lines[6],
                 "{\"op\":\"result\",\"id\":8,\"output\":" + DEEPEST + "}");
-        check("persistent: ends with a newline", lines[7], "");
+        check("persistent: a run request without an id", lines[7],
+                "{\"op\":\"result\",\"id\":0,\"error\":\"the adapter could not read the request: the run request has no integer id\"}");
+        check("persistent: ends with a newline", lines[8], "");
         String logged = log.toString(StandardCharsets.UTF_8);
-        check("persistent: notes go to the log", logged.contains("skipping a line that is not JSON")
-                && logged.contains("not a JSON object") && logged.contains("without an integer id")
+        check("persistent: notes go to the log", logged.contains("cannot read a request: the line is not JSON")
+                && logged.contains("not a JSON object") && logged.contains("no integer id")
                 && logged.contains("IllegalStateException: no luck\n\tat "), true);
 
         ByteArrayOutputStream oneShotOut = new ByteArrayOutputStream();
