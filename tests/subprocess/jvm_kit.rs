@@ -24,7 +24,7 @@ pub(crate) struct Kit {
 }
 
 impl Kit {
-    fn jar(&self, name: &str) -> String {
+    pub(crate) fn jar(&self, name: &str) -> String {
         self.out.join(name).display().to_string()
     }
 

@@ -14,6 +14,13 @@
  * `Skip` to decline a case, or throw anything else to answer the case with `error` (the
  * stack goes to stderr, which conform attaches to the report). Cases are answered in
  * order, one at a time. stdout belongs to the protocol: console.log writes to stderr.
+ *
+ * Every request line other than hello and bye gets one result at once. A line this module
+ * cannot read (not JSON, not an object, a run request without an integer id, an unknown op) is
+ * answered with an `error` result carrying the id read from the line's start (conform writes
+ * every run request as `{"op":"run","id":N,…`), or 0 when it has none. Lone-surrogate escapes
+ * (`"a\udc00b"`, which `conform explore` sends) are kept by JSON.parse in the string and
+ * written back escaped by JSON.stringify.
  */
 
 const readline = require('node:readline');
@@ -37,15 +44,32 @@ function write(text) {
   });
 }
 
+/** How conform starts every run request line: the id comes before the input. */
+const REQUEST_START = /^\s*\{\s*"op"\s*:\s*"run"\s*,\s*"id"\s*:\s*(\d{1,15})(?=[\s,}])/;
+
+/** The error result line for a request line this module cannot read. */
+function unreadable(line, why) {
+  console.error(`conform-adapter: cannot read a request: ${why}`);
+  const start = REQUEST_START.exec(line);
+  // 0 is an id conform never uses: the case in flight becomes a protocol error at once.
+  const id = start ? Number(start[1]) : 0;
+  return encode({ op: 'result', id, error: `the adapter could not read the request: ${why}` });
+}
+
+/** The encoded result line for a run request with an integer id. */
 async function answer(decode, message) {
   const { id } = message;
   try {
+    if (!('suite' in message && 'input' in message && 'fixtureVersion' in message)) {
+      throw new Error('the run request lacks suite, fixtureVersion or input');
+    }
     const output = await decode(message.suite, message.input, message.fixtureVersion);
-    return { op: 'result', id, output: output === undefined ? null : output };
+    // Encoded here, so an output that is not JSON (a BigInt, a cycle) is this case's error rather than a crash.
+    return encode({ op: 'result', id, output: output === undefined ? null : output });
   } catch (err) {
-    if (err instanceof Skip) return { op: 'result', id, skipped: err.message };
+    if (err instanceof Skip) return encode({ op: 'result', id, skipped: err.message });
     console.error(err && err.stack ? err.stack : String(err));
-    return { op: 'result', id, error: err && err.message ? `${err.name}: ${err.message}` : String(err) };
+    return encode({ op: 'result', id, error: err && err.message ? `${err.name}: ${err.message}` : String(err) });
   }
 }
 
@@ -57,15 +81,22 @@ async function persistent(decode, { name, version, language, suites }) {
     try {
       message = JSON.parse(line);
     } catch (err) {
-      console.error(`conform-adapter: skipping a line that is not JSON: ${err.message}`);
+      await write(unreadable(line, `the line is not JSON: ${err.message}`));
       continue;
     }
-    if (message.op === 'hello') {
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      await write(unreadable(line, 'the line is not a JSON object'));
+    } else if (message.op === 'hello') {
       await write(encode({ op: 'hello', protocol: PROTOCOL, implementation: { name, version, language }, suites }));
-    } else if (message.op === 'run') {
-      await write(encode(await answer(decode, message)));
     } else if (message.op === 'bye') {
       break;
+    } else if (message.op === 'run' && Number.isSafeInteger(message.id)) {
+      await write(await answer(decode, message));
+    } else if (message.op === 'run') {
+      await write(unreadable(line, 'the run request has no integer id'));
+    } else {
+      const why = typeof message.op === 'string' ? `unknown op ${JSON.stringify(message.op)}` : 'the message has no op';
+      await write(unreadable(line, why));
     }
   }
   lines.close();
