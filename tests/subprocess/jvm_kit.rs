@@ -236,12 +236,16 @@ fn fixtures_and_their_expected_parts_are_written_in_conform_canonical_bytes() {
     eprintln!("{} files and {parts} expected parts written in conform's canonical bytes", files.len());
 }
 
-/// `conform check-adapter` on the bundled fixtures: no protocol problem.
+/// `conform check-adapter` on the bundled fixtures: no protocol problem, and
+/// no warning but a slow start (a JVM on a loaded machine can take over 2 s).
 fn passes_check_adapter(command: &str) {
     let args = ["check-adapter", "--impl-cmd", command, "fixtures"];
     let finished = Conform::new(&args).env("CONFORM_BIN", env!("CARGO_BIN_EXE_conform")).run();
     assert_eq!(finished.code, Some(0), "{command}:\n{}", finished.text());
-    assert!(finished.stdout.contains("\n0 protocol problems, 0 warnings;"), "{}", finished.stdout);
+    let warnings: Vec<&str> = finished.stdout.lines().filter(|line| line.starts_with("  warning  ")).collect();
+    assert!(warnings.iter().all(|line| line.contains("slow start")), "{}", finished.stdout);
+    let summary = format!("\n0 protocol problems, {} warning", warnings.len());
+    assert!(finished.stdout.contains(&summary), "{}", finished.stdout);
     assert!(finished.stdout.contains(" 0 failed, 0 errors, 0 skipped"), "{}", finished.stdout);
 }
 
