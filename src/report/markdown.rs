@@ -460,6 +460,10 @@ pub(crate) mod golden {
     /// Asserts that rendered HTML holds no live tag, link, image or mention
     /// from the payloads, and that nothing broke out of its block.
     pub(crate) fn assert_inert(html: &str, details: usize) {
+        // The report's own links (each rule broken, to its sentence in the
+        // suite's README) are meant; every other link is a payload's.
+        let own_links = regex::Regex::new(r#"<a href="src/suites/[a-z_]+/README\.md#rule-[a-z0-9.-]+">"#).unwrap();
+        let html = &*own_links.replace_all(html, "");
         for live in ["<script", "<img", "<a ", "<b>bold", "<em>", ">injected heading", "\u{1b}"] {
             assert!(!html.contains(live), "{live} is live in:\n{html}");
         }
