@@ -132,17 +132,22 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         against_cmd: args.against_cmd.as_deref(),
         interrupted: &interrupted,
     };
-    let mut options = args.session_options(seed, &interrupted);
-    options.started_at = started_at;
-    options.paths = paths.iter().map(|p| p.display().to_string()).collect();
-    options.notices = corpus.notices.clone();
+    let paths = paths.iter().map(|p| p.display().to_string()).collect();
+    let options = args.session_options(seed, &interrupted, started_at, paths, corpus.notices.clone());
     let outcome = explore_session(&pools, &sides, options, clock)?;
     print_outcome(&outcome, &args.formats, &args.out)
 }
 
 impl ExploreArgs {
-    /// The session options the flags give (the report's facts are left empty).
-    fn session_options<'a>(&'a self, seed: u64, interrupted: &'a std::sync::atomic::AtomicBool) -> SessionOptions<'a> {
+    /// The session options the flags give, with the report's facts.
+    fn session_options<'a>(
+        &'a self,
+        seed: u64,
+        interrupted: &'a std::sync::atomic::AtomicBool,
+        started_at: String,
+        paths: Vec<String>,
+        notices: Vec<conform::fixture::Notice>,
+    ) -> SessionOptions<'a> {
         SessionOptions {
             seed,
             budget: match (self.count, self.time) {
@@ -157,9 +162,9 @@ impl ExploreArgs {
             pending_dir: &self.pending_dir,
             no_pending: self.no_pending,
             cancel: Some(interrupted),
-            started_at: String::new(),
-            paths: Vec::new(),
-            notices: Vec::new(),
+            started_at,
+            paths,
+            notices,
         }
     }
 }

@@ -114,7 +114,7 @@ pub fn explore_session<S: StartSides>(
     let against = info(started.against());
     drop(started);
 
-    let mut notices = options.notices.clone();
+    let mut notices = options.notices;
     notices.extend(seeds_left_out.map(Notice::note));
     notices.extend(stop_notice(exploration.stopped.as_ref(), options.max_clusters));
 
