@@ -15,7 +15,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use conform::json::parse_value;
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::chat::reference::run;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! each input decoded with a [`NoTrace`] (what `run`, `regen` and explore's
 //! generator use: emission points are empty calls) and with a
 //! [`ProvenanceTrace`] (every hit recorded, emission points claiming them,
-//! and the [`Provenance`](conform::suite::Provenance) built), in alternating
+//! and the [`Provenance`](conform::suite_api::Provenance) built), in alternating
 //! rounds so both see the same machine load. Prints the time per case of
 //! each and their ratio, per suite and over all.
 //!
@@ -16,7 +16,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use conform::json::parse_value;
-use conform::suite::{NoTrace, ProvenanceTrace, ReferenceFn, Suite, call_reference};
+use conform::suite_api::{NoTrace, ProvenanceTrace, ReferenceFn, Suite, call_reference};
 use serde_json::Value;
 use std::hint::black_box;
 use std::path::Path;

@@ -57,7 +57,7 @@ pub mod report;
 pub mod report_diff;
 pub mod review;
 pub mod run;
-pub mod suite;
+pub mod suite_api;
 pub mod suites;
 pub mod upgrade;
 pub mod validate;

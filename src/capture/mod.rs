@@ -12,7 +12,7 @@
 
 pub mod pipeline;
 
-pub use crate::suite::capture::{
+pub use crate::suite_api::capture::{
     CaptureFormat, CapturedCase, Case, CaseSource, ImportFailure, ImportFn, Imported, IndexedCase, NamesFn, OpenFn,
     Opened, PlannedWindow, Provenance, Sniff, SniffFn, SourceFile, Window, WindowFn,
 };
@@ -21,7 +21,7 @@ pub use pipeline::{CaptureOptions, Captured, Prepared, PreparedFixture, Progress
 use crate::error::FixtureError;
 use crate::redact::{Finding, RedactError};
 use crate::review::ReviewError;
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use thiserror::Error;
 
 /// Every capture format of every suite, in registry order: a format name

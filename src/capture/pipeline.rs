@@ -31,7 +31,7 @@ use crate::files::StagedFile;
 use crate::json;
 use crate::redact::{Linter, RedactOptions, RedactionSummary, Redactor};
 use crate::review::{WriteMode, Written, stage_fixture, write_fixture};
-use crate::suite::{PortabilityNotes, ReferenceFn, Suite};
+use crate::suite_api::{PortabilityNotes, ReferenceFn, Suite};
 use crate::validate::schema_errors;
 use crate::workers::{jobs_or_cores, spawn_workers};
 use serde_json::{Map, Value};
@@ -101,7 +101,7 @@ pub struct Prepared {
     /// Notices from the importer and the pipeline.
     pub notices: Vec<String>,
     /// Expectations that are not portable (the reference's portability
-    /// notes, see [`crate::suite::RuleTrace::not_portable`]), one line each.
+    /// notes, see [`crate::suite_api::RuleTrace::not_portable`]), one line each.
     pub warnings: Vec<String>,
     /// What redaction replaced.
     pub redaction: RedactionSummary,
@@ -694,7 +694,7 @@ fn read_heads(paths: &[PathBuf]) -> Result<Vec<Head>, CaptureError> {
         }
         let mut text = String::from_utf8(head).map_err(|err| not_utf8(path, err.utf8_error().valid_up_to()))?;
         let whole = lines < sniff_lines();
-        if !whole && crate::suite::capture::sniff::first_values(&text).is_empty() {
+        if !whole && crate::suite_api::capture::sniff::first_values(&text).is_empty() {
             text = std::fs::read_to_string(path).map_err(read_error)?;
         }
         heads.push(Head { path: path.clone(), text });
@@ -704,7 +704,7 @@ fn read_heads(paths: &[PathBuf]) -> Result<Vec<Head>, CaptureError> {
 
 /// Lines a sniffer can look at (it takes the first values of as many).
 fn sniff_lines() -> usize {
-    crate::suite::capture::sniff::SNIFF_LINES * 4
+    crate::suite_api::capture::sniff::SNIFF_LINES * 4
 }
 
 fn not_utf8(path: &Path, offset: usize) -> ImportFailure {

@@ -26,7 +26,7 @@ use crate::compare::compare;
 use crate::fixture::Corpus;
 use crate::implementation::CaseRequest;
 use crate::report::visible_controls;
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use serde_json::Value;
 use std::collections::HashMap;
 

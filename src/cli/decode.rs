@@ -5,8 +5,8 @@ use clap::Args;
 use conform::error::exit_code;
 use conform::files::ShowPath;
 use conform::fixture::unknown_suite;
-use conform::suite::NoTrace;
-use conform::suite::call_reference;
+use conform::suite_api::NoTrace;
+use conform::suite_api::call_reference;
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -15,7 +15,7 @@ pub use text::{
     EXPECTED_ACTUAL, bounded_text_diff, bytes, format_line, hunk_header, render_labeled, render_plain, text_diff,
 };
 
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use serde_json::Value;
 
 /// Everything known about how an output differs from its expectation.

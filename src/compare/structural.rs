@@ -1,7 +1,7 @@
 //! Differences by JSON pointer.
 
 use crate::json::{pointer, to_compact_string};
-use crate::suite::PointerContext;
+use crate::suite_api::PointerContext;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use similar::{Algorithm, DiffOp, capture_diff_slices};

@@ -3,7 +3,7 @@
 //! candidate captures would add the most.
 //!
 //! References report the rules that decide their output to a
-//! [`RuleTrace`](crate::suite::RuleTrace) (ids such as
+//! [`RuleTrace`](crate::suite_api::RuleTrace) (ids such as
 //! `user.attachments.invalid-skipped`). Running every fixture's input with a
 //! [`RuleSet`] gives the rules a fixture set reaches; the suite's list of
 //! every rule it has ([`Suite::rules`]) gives the ones it does not. Ranking
@@ -21,8 +21,8 @@ mod text;
 pub use text::{TextOptions, write_json, write_text};
 
 use crate::fixture::{Corpus, FixtureStatus, enclosing_suite, read_document};
-use crate::suite::RuleSet;
-use crate::suite::{ReferenceFailure, Suite, call_reference, introduced_in};
+use crate::suite_api::RuleSet;
+use crate::suite_api::{ReferenceFailure, Suite, call_reference, introduced_in};
 use crate::suites;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

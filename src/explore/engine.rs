@@ -8,7 +8,7 @@ use super::generate::{Candidate, Generated, Generator};
 use super::judge::{ClusterKey, JudgedCase, Judgement, judge_case};
 use super::seeds::SeedPool;
 use crate::implementation::{CaseRequest, Implementation, Outcome, ReferenceImplementation};
-use crate::suite::ReferenceFailure;
+use crate::suite_api::ReferenceFailure;
 use crate::workers::{jobs_or_cores, spawn_workers};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -443,7 +443,7 @@ fn merge(pools: usize, states: Vec<WorkerState>) -> (Vec<SuiteTally>, Vec<FoundC
 mod tests {
     use super::*;
     use crate::implementation::{CaseRun, ImplementationInfo, ImplementationKind};
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
 
     /// The tool-policy reference, except that a command holding a digit is
     /// always allowed.

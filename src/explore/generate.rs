@@ -11,7 +11,7 @@
 
 use super::mutate::{Context, mutate_once};
 use super::seeds::{Seed, SeedPool};
-use crate::suite::{Chooser, ReferenceFailure, RuleTrace, Suite, call_reference};
+use crate::suite_api::{Chooser, ReferenceFailure, RuleTrace, Suite, call_reference};
 use serde_json::Value;
 
 /// Draws tried before an input index is given up as rejected.
@@ -115,7 +115,7 @@ impl RuleTrace for Unpinnable {
 
 /// What the reference of `version` makes of `input` (`Some(None)` when it
 /// does not implement the version), or `None` when the run reaches one of
-/// the suite's [unpinnable rules](crate::suite::MutationProfile::unpinnable_rules):
+/// the suite's [unpinnable rules](crate::suite_api::MutationProfile::unpinnable_rules):
 /// such an input cannot be judged.
 pub(crate) fn run_reference(
     suite: &dyn Suite,

@@ -18,7 +18,7 @@ use crate::implementation::Outcome;
 use crate::report::cluster::{difference_signatures, message_class};
 use crate::report::rules::name_rules;
 use crate::report::{DifferenceReport, Signature, Verdict};
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

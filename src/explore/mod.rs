@@ -12,7 +12,7 @@
 //! * [`generate`] makes input *i* of a suite from the run's seed alone:
 //!   a seed fixture mutated one to six times by [`mutate`] (generic,
 //!   structure-aware mutations over the suite's item list and at any path)
-//!   and by the suite's own mutators ([`crate::suite::mutate`]); by default
+//!   and by the suite's own mutators ([`crate::suite_api::mutate`]); by default
 //!   only valid cases are kept.
 //! * [`engine`] runs inputs through the implementation under test and what
 //!   it is judged against (the reference, or a second implementation) on

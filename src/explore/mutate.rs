@@ -16,7 +16,7 @@
 use super::seeds::SeedPool;
 use super::tree::{self, Step, choose_node, find_nodes, get, get_mut, last_key, pointer_of};
 use super::values;
-use crate::suite::{Chooser, MutationProfile};
+use crate::suite_api::{Chooser, MutationProfile};
 use serde_json::Value;
 
 /// What the mutations of one suite draw on.

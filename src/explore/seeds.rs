@@ -4,7 +4,7 @@
 
 use crate::fixture::{FixtureStatus, LoadedFixture};
 use crate::implementation::Implementation;
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 

@@ -11,7 +11,7 @@ use super::{Budget, ExploreOptions, FoundCluster, Party, SeedPool, ShrinkOptions
 use crate::fixture::{LoadedFixture, Notice};
 use crate::implementation::ImplementationInfo;
 use crate::review::{WriteMode, Written, write_fixture};
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

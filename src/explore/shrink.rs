@@ -18,7 +18,7 @@ use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff}
 use crate::implementation::{CaseRequest, Outcome};
 use crate::reduce::{Failure, FailureCheck, Oracle, ReduceRequest, reduce_with};
 use crate::report::Verdict;
-use crate::suite::{NoTrace, RuleTrace, call_reference};
+use crate::suite_api::{NoTrace, RuleTrace, call_reference};
 use crate::workers::{spawn_workers, worker_count};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

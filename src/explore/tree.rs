@@ -2,14 +2,14 @@
 //! it, and naming it as a JSON pointer in the mutation path.
 
 use crate::json::pointer;
-use crate::suite::Chooser;
+use crate::suite_api::Chooser;
 use serde_json::Value;
 
 /// Most nodes looked at when choosing one at random below a node: an item
 /// with a huge embedded tool output must not make one mutation slow.
 const MAX_NODES_SEEN: usize = 4096;
 
-pub use crate::suite::mutate::Step;
+pub use crate::suite_api::mutate::Step;
 
 /// A path from the input's root.
 pub type Path = Vec<Step>;
@@ -22,7 +22,7 @@ pub fn pointer_of(path: &[Step]) -> String {
     })
 }
 
-pub use crate::suite::mutate::{node_at as get, node_at_mut as get_mut};
+pub use crate::suite_api::mutate::{node_at as get, node_at_mut as get_mut};
 
 /// The key of the last step, when it is an object member.
 pub fn last_key(path: &[Step]) -> Option<&str> {

@@ -4,7 +4,7 @@
 //! surrogates, the JavaScript whitespace set, number formatting).
 
 use crate::json::{from_utf16, to_utf16};
-use crate::suite::Chooser;
+use crate::suite_api::Chooser;
 use serde_json::{Map, Number, Value};
 
 /// Length of the "very long string" values, in characters.
@@ -25,9 +25,9 @@ pub fn lone_low() -> String {
 }
 
 /// `value` as parsing its JavaScript text would store it (see
-/// [`crate::suite::mutate::js_number`]).
+/// [`crate::suite_api::mutate::js_number`]).
 pub fn number(value: f64) -> Value {
-    crate::suite::mutate::js_number(value)
+    crate::suite_api::mutate::js_number(value)
 }
 
 /// A type-confusing or boundary value, with a short name for the mutation

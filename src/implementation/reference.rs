@@ -1,8 +1,8 @@
 //! The built-in reference, run in-process.
 
 use super::{CaseRequest, CaseRun, Implementation, ImplementationInfo, ImplementationKind, Outcome};
-use crate::suite::NoTrace;
-use crate::suite::{ReferenceFailure, Suite, call_reference};
+use crate::suite_api::NoTrace;
+use crate::suite_api::{ReferenceFailure, Suite, call_reference};
 use crate::suites;
 
 /// Runs each suite's reference function.

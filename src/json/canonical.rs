@@ -11,7 +11,7 @@
 //! by a lone low one is the pair they make).
 //!
 //! [`canonical`] is the one canonicalisation: the reference computes on its
-//! result ([`crate::suite::call_reference`]), and the subprocess protocol
+//! result ([`crate::suite_api::call_reference`]), and the subprocess protocol
 //! writes its canonical text ([`crate::json::Style::CANONICAL_COMPACT`] of
 //! any value is the text of its canonical value), so an implementation
 //! receives exactly the input the reference computed on.
@@ -152,9 +152,9 @@ mod tests {
         let lone_high = from_utf16(&[0xD800]);
         let lone_low = from_utf16(&[0xDC00]);
         vec![
-            (crate::suite::mutate::js_number(-0.0), "0"),
-            (crate::suite::mutate::js_number(1e21), "1e+21"),
-            (crate::suite::mutate::js_number(5e-324), "5e-324"),
+            (crate::suite_api::mutate::js_number(-0.0), "0"),
+            (crate::suite_api::mutate::js_number(1e21), "1e+21"),
+            (crate::suite_api::mutate::js_number(5e-324), "5e-324"),
             (Value::from(9_007_199_254_740_993u64), "9007199254740992"),
             (Value::from(-9_007_199_254_740_993i64), "-9007199254740992"),
             (Value::Number(Number::from_f64(100.0).unwrap()), "100"),

@@ -2,7 +2,7 @@
 //! written for review.
 
 use super::shrink::Reduction;
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use serde_json::Value;
 
 /// The reduced fixture document: `original` with the reduced input, the

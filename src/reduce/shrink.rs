@@ -9,8 +9,8 @@ use super::signature::Failure;
 use crate::compare::DifferenceKind;
 use crate::implementation::{CaseRequest, Implementation};
 use crate::json;
-use crate::suite::NoTrace;
-use crate::suite::{ReferenceFn, Suite, call_reference};
+use crate::suite_api::NoTrace;
+use crate::suite_api::{ReferenceFn, Suite, call_reference};
 use crate::validate::is_schema_valid;
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -428,7 +428,7 @@ fn long_strings_here(value: &Value, at: &mut Vec<Seg>, into: &mut Vec<Vec<Seg>>)
 mod tests {
     use super::*;
     use crate::implementation::{CaseRun, ImplementationInfo, ImplementationKind, Outcome};
-    use crate::suite::RuleTrace;
+    use crate::suite_api::RuleTrace;
     use serde_json::json;
 
     /// A toy reference: the sum of every `n` and the list of `tag`s.

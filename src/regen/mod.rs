@@ -18,7 +18,7 @@ use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff,
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
 use crate::review::{ReviewError, WriteMode, Written, write_fixture};
-use crate::suite::{PortabilityNotes, call_reference};
+use crate::suite_api::{PortabilityNotes, call_reference};
 use std::path::PathBuf;
 
 /// What regenerating one fixture found.
@@ -72,7 +72,7 @@ pub struct RegenResult {
     /// What was found.
     pub status: RegenStatus,
     /// The reference's portability notes on the recomputed expectation
-    /// (see [`crate::suite::RuleTrace::not_portable`]): reasons a port
+    /// (see [`crate::suite_api::RuleTrace::not_portable`]): reasons a port
     /// following the sources' advice would compute something else.
     pub notes: Vec<String>,
     /// The fixture's description says it pins a non-portable expectation

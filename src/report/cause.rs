@@ -6,7 +6,7 @@
 //! those differences share a [`Signature`](super::Signature).
 //!
 //! A suite names its derived views as rewrites of a pointer-pattern prefix
-//! (derived → source), through [`Suite::derived_views`](crate::suite::Suite::derived_views);
+//! (derived → source), through [`Suite::derived_views`](crate::suite_api::Suite::derived_views);
 //! [`derived_views`] looks them up by suite name.
 
 /// The derived views of `suite` (none for most suites, and for a suite the

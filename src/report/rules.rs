@@ -1,12 +1,12 @@
 //! Naming the contract rules behind differences: the reference recomputes
 //! the case's expected output with a provenance trace
-//! ([`crate::suite::provenance`]), and each of the first differences of the
+//! ([`crate::suite_api::provenance`]), and each of the first differences of the
 //! case gets the rules that decided the expected value at its pointer.
 
 use super::model::{DifferenceReport, RunReport};
 use super::signature::Signature;
 use crate::compare::DifferenceKind;
-use crate::suite::{Suite, reference_with_provenance};
+use crate::suite_api::{Suite, reference_with_provenance};
 use serde_json::Value;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
@@ -165,7 +165,7 @@ mod tests {
             {"id": "a1", "localId": null, "createdAt": 2, "content": {"role": "agent", "content": {"type": "output", "data": 7}}}
         ], "agentState": null});
         let reference = chat.reference_for(1).unwrap();
-        let expected = crate::suite::call_reference(reference, &input, &mut crate::suite::NoTrace).unwrap();
+        let expected = crate::suite_api::call_reference(reference, &input, &mut crate::suite_api::NoTrace).unwrap();
         let mut actual = expected.clone();
         actual["blocks"][0]["text"] = json!("changed");
         actual["blocks"][1]["text"] = json!("changed too");

@@ -17,7 +17,7 @@ use crate::implementation::{Implementation, LateOutcome};
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport, Verdict};
 use crate::report::{RunConsumer, RunEvent};
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use chrono::NaiveDate;
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -56,11 +56,11 @@
 //! the user prompts are user events) and `end: "cut-off"` (no `done` that no
 //! runtime sent).
 
-use crate::suite::capture::lines::{
+use crate::suite_api::capture::lines::{
     CaptureLine, CutLine, ImportError, SkippedHeader, parse_capture_lines, parse_capture_lines_cut_tail,
     parse_companion_lines, skip_leading_foreign,
 };
-use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
+use crate::suite_api::capture::sniff::{Sniff, by_first_telling_line};
 use crate::suites::claude_display::reference::kinds::{kind_of, route};
 use serde_json::{Map, Value};
 

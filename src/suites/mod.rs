@@ -28,7 +28,7 @@ pub mod runtime_session;
 pub mod sse;
 pub mod tool_policy;
 
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 
 /// Lists each suite's [`Suite`] value in [`all`], so that registering a
 /// suite is its `pub mod` line above and one line of `registry!`.

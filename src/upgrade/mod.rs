@@ -30,7 +30,7 @@ use crate::compare::{Difference, differences, values_equal};
 use crate::fixture::{Corpus, FixtureStatus, LoadedFixture};
 use crate::json;
 use crate::review::{ReviewError, WriteMode, Written, write_fixture};
-use crate::suite::{NoTrace, call_reference};
+use crate::suite_api::{NoTrace, call_reference};
 use crate::validate::schema_errors;
 use serde_json::Value;
 use std::fmt;

@@ -2,7 +2,7 @@
 
 use crate::error::FixtureError;
 use crate::json::pointer::locate_nearest;
-use crate::suite::Suite;
+use crate::suite_api::Suite;
 use jsonschema::Validator;
 use serde_json::Value;
 use std::collections::HashMap;

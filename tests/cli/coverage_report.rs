@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{conform, hapi_suite, root};
-use conform::suite::introduced_in;
+use conform::suite_api::introduced_in;
 use serde_json::Value;
 use std::collections::BTreeSet;
 

@@ -253,7 +253,7 @@ fn every_example_row_of_a_suite_readme_is_what_the_reference_gives() {
                 continue;
             };
             checked += 1;
-            let actual = conform::suite::call_reference(reference, &input, &mut conform::suite::NoTrace);
+            let actual = conform::suite_api::call_reference(reference, &input, &mut conform::suite_api::NoTrace);
             if actual.as_ref() != Ok(&expected) {
                 problems.push(format!("{}:{number}: the reference gives {actual:?}", readme.display()));
             }

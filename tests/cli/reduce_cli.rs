@@ -10,7 +10,7 @@ use crate::common;
 
 use common::session::SessionBuilder;
 use common::{conform, path_arg, python, read_document, write_fixture};
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::chat::capture::hapi_messages::chat_input;
 use serde_json::json;
 
@@ -82,7 +82,7 @@ fn pagination_ops(count: usize) -> Vec<serde_json::Value> {
 
 fn a_pagination_case_reduces_to_the_op_that_shows_the_failure() -> Result<(), Box<dyn std::error::Error>> {
     let Some(python) = python() else { return Ok(()) };
-    use conform::suite::Suite;
+    use conform::suite_api::Suite;
     let suite = conform::suites::pagination::PaginationSuite;
     let input = json!({"ops": pagination_ops(40)});
     let expected = conform::suites::pagination::reference::reference(&input, &mut NoTrace)?;

@@ -12,7 +12,7 @@ use conform::implementation::{
 };
 use conform::reduce::{Failure, Oracle, ReduceRequest, reduce, reduced_document};
 use conform::report::Verdict;
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::chat::capture::hapi_messages::chat_input;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -272,7 +272,7 @@ impl Implementation for SynthesizesDone {
 /// reduced case keeps `end: "cut-off"` and the failure, and is a fixture the
 /// reference passes.
 fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::Error>> {
-    let cases: [(&str, &str, conform::suite::ReferenceFn, &dyn Implementation); 4] = [
+    let cases: [(&str, &str, conform::suite_api::ReferenceFn, &dyn Implementation); 4] = [
         (
             "claude-display",
             "cut-off-tool-states",

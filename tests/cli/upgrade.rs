@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{Conform, conform, files_ending, read_document, root, write};
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::catalogs::reference::{CatalogVersion, catalog};
 use serde_json::{Value, json};
 use std::path::Path;

@@ -13,7 +13,7 @@
 use crate::common;
 
 use common::{own_fixtures, read_document};
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::agent_events::StreamOutput;
 use conform::suites::claude_events::reference::{self as claude_events, ClaudeNormalizer, End};
 use conform::suites::codex_app_server_events::reference::{self as codex_app_server_events, AppServerNormalizer};
@@ -526,7 +526,7 @@ fn deep_values_pass_through_every_reference_on_the_worker_stack() {
                 {{"type": "tool_result", "data": {{"tool_use_id": {deep}, "output": {deep}}}}}]}}"#
         ),
     ];
-    let runs: [conform::suite::ReferenceFn; 4] =
+    let runs: [conform::suite_api::ReferenceFn; 4] =
         [claude_events::run, codex_app_server_events::run, codex_exec_events::run, event_fold::run];
     for (text, run) in inputs.into_iter().zip(runs) {
         let written = std::thread::Builder::new()

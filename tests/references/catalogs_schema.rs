@@ -3,8 +3,8 @@
 //! `catalogs/modes.json` fixture itself is judged by tests/fixtures.rs.)
 
 use conform::json;
-use conform::suite::NoTrace;
-use conform::suite::Suite;
+use conform::suite_api::NoTrace;
+use conform::suite_api::Suite;
 use conform::suites::catalogs::CatalogsSuite;
 
 fn the_catalog_satisfies_its_own_schema() {

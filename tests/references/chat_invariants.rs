@@ -9,7 +9,7 @@ use crate::common;
 use common::{hapi_suite, own_fixtures, read_document, root};
 use conform::compare::{render_plain, text_diff};
 use conform::json::{parse_value, to_canonical_string};
-use conform::suite::{NoTrace, ReferenceFn, RuleSet, Suite, call_reference};
+use conform::suite_api::{NoTrace, ReferenceFn, RuleSet, Suite, call_reference};
 use conform::suites::chat::ChatSuite;
 use conform::suites::chat::reference::{RULES, run};
 use serde_json::Value;

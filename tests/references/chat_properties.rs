@@ -16,7 +16,7 @@
 //! instead of stopping at the first type test.
 
 use conform::json::to_canonical_string;
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::chat::reference::{run, run_v1};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -681,7 +681,7 @@ proptest! {
     fn any_input_gives_a_projection_of_the_documented_shape(seed in any::<u64>(), messages in 0usize..8, depth in 0u32..4) {
         let input = chat_input(seed, messages, depth);
         let copied = !rows_have_typed_envelopes(&input);
-        for (version, reference) in [(1, run_v1 as conform::suite::ReferenceFn), (2, run)] {
+        for (version, reference) in [(1, run_v1 as conform::suite_api::ReferenceFn), (2, run)] {
             let output = reference(&input, &mut NoTrace).expect("an object input always decodes");
             let errors: Vec<String> =
                 projection(version, copied).iter_errors(&output).map(|e| format!("{}: {e}", e.instance_path())).collect();
@@ -698,7 +698,7 @@ proptest! {
 fn the_generator_reaches_deep_into_the_decode_tree() {
     // Guards the generator itself: over a fixed set of seeds it must exercise
     // most of the rule ids, or the property above proves little.
-    let mut hit = conform::suite::RuleSet::default();
+    let mut hit = conform::suite_api::RuleSet::default();
     for seed in 0..2_000 {
         let input = chat_input(seed, 6, 3);
         let _ = run_v1(&input, &mut hit);

@@ -15,7 +15,7 @@ use crate::common;
 
 use common::{own_fixtures, read_document};
 use conform::json::to_canonical_string;
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::claude_display::reference::{display, text_rule};
 use proptest::prelude::*;
 use serde_json::{Value, json};

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::protocols::{claude_sdk_inventory, enum_values};
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::claude_display::reference::display;
 use conform::suites::claude_display::reference::kinds::{
     ASSISTANT_BLOCKS, BlockRule, ROUTES, Route, USER_BLOCKS, block_rule, route,

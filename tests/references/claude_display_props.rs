@@ -6,8 +6,8 @@
 
 use crate::common;
 
-use conform::suite::NoTrace;
-use conform::suite::Suite;
+use conform::suite_api::NoTrace;
+use conform::suite_api::Suite;
 use conform::suites::claude_display::ClaudeDisplay;
 use conform::suites::claude_display::reference::kinds::ROUTES;
 use conform::suites::claude_display::reference::{display, reference};

@@ -14,7 +14,7 @@ use crate::common;
 use common::{own_fixtures, read_document, root};
 use conform::json::to_canonical_string;
 use conform::review::{WriteMode, pending_path, write_fixture};
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::event_fold::reference as event_fold;
 use serde_json::{Value, json};
 

@@ -12,7 +12,7 @@
 
 use crate::common;
 
-use conform::suite::PortabilityNotes;
+use conform::suite_api::PortabilityNotes;
 use conform::suites::js::{locale_compare, loose_greater_than, loose_less_than, to_number};
 use conform::suites::pagination::reference::row::{Row, display_order, sort_rows};
 use proptest::prelude::*;

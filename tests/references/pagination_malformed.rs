@@ -6,7 +6,7 @@ use crate::common;
 use common::load_documents;
 use conform::fixture::FixtureStatus;
 use conform::json;
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::pagination::reference::reference;
 use serde_json::{Value, json};
 

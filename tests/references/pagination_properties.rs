@@ -8,7 +8,7 @@
 //! property). 64 cases per run, scripts of up to 12 ops; one batch in ten is
 //! large enough (350 to 450 rows) to cross the window limits.
 
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::chat::reference::{ChatOptions, renders};
 use conform::suites::pagination::reference::row::display_order;
 use conform::suites::pagination::reference::script::run_op;

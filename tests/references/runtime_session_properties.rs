@@ -12,7 +12,7 @@
 use crate::common;
 
 use common::{own_fixtures, read_document};
-use conform::suite::{NoTrace, Suite};
+use conform::suite_api::{NoTrace, Suite};
 use conform::suites::agent_events::StreamOutput;
 use conform::suites::codex_app_server_events::reference::{self as app_server, AppServerNormalizer};
 use conform::suites::codex_exec_events::reference::{self as exec, ExecNormalizer};

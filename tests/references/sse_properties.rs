@@ -2,7 +2,7 @@
 //! panic, and delivering any well-formed patch a second time is `unchanged`.
 //! 256 cases each.
 
-use conform::suite::NoTrace;
+use conform::suite_api::NoTrace;
 use conform::suites::sse::reference::{Verdict, fold_step, normalize, reference};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

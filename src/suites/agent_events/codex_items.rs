@@ -10,7 +10,7 @@
 use super::bash::classify_bash_command;
 use super::event::{EventType, put};
 use crate::json::to_compact_string;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::js::truthy;
 use serde_json::{Map, Value};
 use std::collections::HashSet;

@@ -5,7 +5,7 @@
 //! disposition: the indexes of the events it produced, or `ignored` with a
 //! reason. That makes "no silent drops" checkable by reading a fixture.
 
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

@@ -3,7 +3,7 @@
 //! item it belongs to, so a failure reads `frames[12] item/completed/reasoning`.
 
 use crate::json::pointer::{push, tokens};
-use crate::suite::PointerContext;
+use crate::suite_api::PointerContext;
 use serde_json::Value;
 
 /// Labels `/dispositions/N/…` with input item N and its kind, and

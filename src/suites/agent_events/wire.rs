@@ -5,7 +5,7 @@
 //! implementations.
 
 use crate::json::parse_js_string;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -77,7 +77,7 @@ pub fn decode_object<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::RuleSet;
+    use crate::suite_api::RuleSet;
     use serde_json::json;
 
     const RULES: InvalidItemRules = InvalidItemRules { not_json: "test.not-json", not_an_object: "test.not-an-object" };
@@ -99,6 +99,6 @@ mod tests {
         assert_eq!(decode_object(&json!(7), RULES, &mut trace), Err(Cow::Borrowed("not a JSON object")));
         assert_eq!(trace.0.into_iter().collect::<Vec<_>>(), ["test.not-an-object", "test.not-json"]);
         let object = json!({"a": 1});
-        assert_eq!(decode_object(&object, RULES, &mut crate::suite::NoTrace).map(|o| o.len()), Ok(1));
+        assert_eq!(decode_object(&object, RULES, &mut crate::suite_api::NoTrace).map(|o| o.len()), Ok(1));
     }
 }

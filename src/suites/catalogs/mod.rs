@@ -8,7 +8,7 @@
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
+use crate::suite_api::{DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
 use serde_json::Value;
 
 /// See the module docs.

@@ -11,7 +11,7 @@
 //! `opencode` no longer offer `plan` (v2.md K1, K2); everything else is the
 //! same (K3). [`CatalogVersion`] says which table a lookup reads.
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value, json};
 
 /// The agent flavors, in the order the catalog derivation walks them.
@@ -167,7 +167,7 @@ pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, Stri
 }
 
 /// The reference of `version`, when it is one of [`VERSIONS`].
-pub fn reference_for(version: u32) -> Option<crate::suite::ReferenceFn> {
+pub fn reference_for(version: u32) -> Option<crate::suite_api::ReferenceFn> {
     match CatalogVersion::of(version)? {
         CatalogVersion::V1 => Some(reference_v1),
         CatalogVersion::V2 => Some(reference),
@@ -190,7 +190,7 @@ fn table(input: &Value, version: CatalogVersion, trace: &mut dyn RuleTrace) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
 
     #[test]
     fn unknown_and_differently_cased_flavors_fall_back_to_claude() {

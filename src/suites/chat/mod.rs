@@ -8,8 +8,8 @@ pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
-use crate::suite::capture::CaptureFormat;
-use crate::suite::{DocumentShape, Layout, ReferenceFn, Suite};
+use crate::suite_api::capture::CaptureFormat;
+use crate::suite_api::{DocumentShape, Layout, ReferenceFn, Suite};
 use serde_json::{Map, Value};
 
 /// Wire messages + agentState → projected chat blocks.
@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 pub struct ChatSuite;
 
 impl Suite for ChatSuite {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

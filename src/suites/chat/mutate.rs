@@ -4,8 +4,8 @@
 //! most easily differs: CodexAgent card ids (an empty `agentId` is no id)
 //! and error flags of tool results (JavaScript truthiness).
 
-use crate::suite::mutate::{has_type, object_at_mut, objects_where, set_member_of_one};
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::{has_type, object_at_mut, objects_where, set_member_of_one};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.
@@ -57,7 +57,7 @@ fn agent_ids(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
     let key = *chooser.pick(&keys)?;
     let other = chooser
         .pick(&runs)
-        .and_then(|other| crate::suite::mutate::node_at(input, other)?.get("agentId").cloned())
+        .and_then(|other| crate::suite_api::mutate::node_at(input, other)?.get("agentId").cloned())
         .unwrap_or(Value::from("agent-2"));
     let value = if chooser.chance(2, 3) { Value::from("") } else { other };
     let run = object_at_mut(input, &path)?;

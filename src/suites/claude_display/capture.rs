@@ -2,8 +2,8 @@
 //! file, a stream-json log or a session transcript (see
 //! [`crate::suites::claude_stream`]).
 
-use crate::suite::capture::per_file::{self, FileImport, Stream};
-use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
+use crate::suite_api::capture::per_file::{self, FileImport, Stream};
+use crate::suite_api::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
 use crate::suites::claude_stream;
 use std::path::PathBuf;
 

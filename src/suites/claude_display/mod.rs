@@ -9,15 +9,15 @@ pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
-use crate::suite::capture::CaptureFormat;
-use crate::suite::{DocumentShape, Layout, ReferenceFn, Suite};
+use crate::suite_api::capture::CaptureFormat;
+use crate::suite_api::{DocumentShape, Layout, ReferenceFn, Suite};
 
 /// See the module docs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ClaudeDisplay;
 
 impl Suite for ClaudeDisplay {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

@@ -4,8 +4,8 @@
 //! `parent_tool_use_id`, pointed at a tool call of the input, at one no
 //! message made, or emptied.
 
-use crate::suite::mutate::{has_type, node_at, object_at_mut, objects_where};
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::{has_type, node_at, object_at_mut, objects_where};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.

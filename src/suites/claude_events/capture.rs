@@ -1,8 +1,8 @@
 //! `--from claude-stream-json` for `claude-events`: one case per SDK
 //! `query()` run of a stream-json capture (see [`crate::suites::claude_stream`]).
 
-use crate::suite::capture::per_file::{self, FileImport, Stream};
-use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
+use crate::suite_api::capture::per_file::{self, FileImport, Stream};
+use crate::suite_api::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
 use crate::suites::claude_stream;
 use std::path::PathBuf;
 

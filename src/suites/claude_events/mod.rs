@@ -7,9 +7,9 @@ pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
-use crate::suite::ReferenceFn;
-use crate::suite::capture::CaptureFormat;
-use crate::suite::{DocumentShape, Layout, PointerContext, Suite};
+use crate::suite_api::ReferenceFn;
+use crate::suite_api::capture::CaptureFormat;
+use crate::suite_api::{DocumentShape, Layout, PointerContext, Suite};
 use serde_json::Value;
 
 /// Claude SDK messages → `{events, dispositions}`.
@@ -17,7 +17,7 @@ use serde_json::Value;
 pub struct ClaudeEventsSuite;
 
 impl Suite for ClaudeEventsSuite {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

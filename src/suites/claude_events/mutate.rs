@@ -4,8 +4,8 @@
 //! `is_error` passed on as `block.is_error || false` (a truthy non-boolean
 //! stays what it is), and the stream's `end`.
 
-use crate::suite::mutate::{has_type, set_member_of_one};
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::{has_type, set_member_of_one};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.

@@ -17,12 +17,12 @@
 //! with a `result` or an `error`, and no `type`.
 
 use crate::json::to_compact_string;
-use crate::suite::capture::lines::{
+use crate::suite_api::capture::lines::{
     ImportError, parse_capture_lines_cut_tail, parse_companion_lines, skip_leading_foreign,
 };
-use crate::suite::capture::per_file::{self, FileImport, Stream};
-use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
-use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
+use crate::suite_api::capture::per_file::{self, FileImport, Stream};
+use crate::suite_api::capture::sniff::{Sniff, by_first_telling_line};
+use crate::suite_api::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::path::PathBuf;

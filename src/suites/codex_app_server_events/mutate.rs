@@ -3,8 +3,8 @@
 //! mutation of how responses find their requests: a frame's JSON-RPC `id`
 //! written as a string, as another frame's id, or as a fraction.
 
-use crate::suite::mutate::{node_at, object_at_mut, objects_where};
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::{node_at, object_at_mut, objects_where};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.
@@ -51,7 +51,8 @@ fn rpc_id(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
         .map(|(index, _)| index)
         .collect();
     let index = *chooser.pick(&frames)?;
-    let path = vec![crate::suite::mutate::Step::Key("frames".to_owned()), crate::suite::mutate::Step::Index(index)];
+    let path =
+        vec![crate::suite_api::mutate::Step::Key("frames".to_owned()), crate::suite_api::mutate::Step::Index(index)];
     let id = node_at(input, &path)?.get("id")?.clone();
     let others: Vec<Value> = objects_where(input, &framed)
         .iter()
@@ -64,7 +65,7 @@ fn rpc_id(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
             other => crate::json::to_compact_string(other),
         }),
         1 => chooser.pick(&others)?.clone(),
-        _ => crate::suite::mutate::js_number(id.as_f64().unwrap_or(0.0) + 0.5),
+        _ => crate::suite_api::mutate::js_number(id.as_f64().unwrap_or(0.0) + 0.5),
     };
     if value == id {
         return None;

@@ -14,10 +14,10 @@
 //! [`sniff`] knows the file by its event types (`thread.started`,
 //! `turn.*`, `item.*`, `error`).
 
-use crate::suite::capture::lines::{ImportError, parse_capture_lines_cut_tail, skip_leading_foreign};
-use crate::suite::capture::per_file::{self, FileImport, Stream};
-use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
-use crate::suite::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
+use crate::suite_api::capture::lines::{ImportError, parse_capture_lines_cut_tail, skip_leading_foreign};
+use crate::suite_api::capture::per_file::{self, FileImport, Stream};
+use crate::suite_api::capture::sniff::{Sniff, by_first_telling_line};
+use crate::suite_api::capture::{ImportFailure, Imported, NamesFn, Opened, SourceFile};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 

@@ -4,8 +4,8 @@
 //! (the error a turn reported is forgotten at `turn.started`), and a decoded
 //! line turned back into its raw text.
 
-use crate::suite::mutate::has_type;
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::has_type;
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.

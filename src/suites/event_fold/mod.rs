@@ -6,8 +6,8 @@ pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
-use crate::suite::ReferenceFn;
-use crate::suite::{DocumentShape, Layout, PointerContext, Suite};
+use crate::suite_api::ReferenceFn;
+use crate::suite_api::{DocumentShape, Layout, PointerContext, Suite};
 use serde_json::Value;
 
 /// Events (+ replay row order) → `{messages}` with the block model.
@@ -15,7 +15,7 @@ use serde_json::Value;
 pub struct EventFoldSuite;
 
 impl Suite for EventFoldSuite {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

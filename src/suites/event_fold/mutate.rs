@@ -3,8 +3,8 @@
 //! sets a tool result's output right at that limit, with astral characters
 //! (two UTF-16 units each) to tell UTF-16 lengths from code points.
 
-use crate::suite::mutate::{object_at_mut, objects_where};
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::{object_at_mut, objects_where};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.

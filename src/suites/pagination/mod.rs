@@ -17,7 +17,7 @@ pub mod mutate;
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
+use crate::suite_api::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
 use serde_json::{Map, Value};
 
 /// Op members with this prefix are expectations; the rest is input.
@@ -28,7 +28,7 @@ const EXPECTED_PREFIX: &str = "expected";
 pub struct PaginationSuite;
 
 impl Suite for PaginationSuite {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

@@ -2,8 +2,8 @@
 //! order when they share `createdAt` and `seq` (or one has no `seq`), a case
 //! the fixtures never show; one mutation makes two rows tie.
 
-use crate::suite::mutate::{object_at_mut, objects_where};
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::{object_at_mut, objects_where};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.
@@ -25,7 +25,7 @@ fn display_tie(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
     }
     let a = chooser.below(rows.len());
     let b = (a + 1 + chooser.below(rows.len() - 1)) % rows.len();
-    let source = crate::suite::mutate::node_at(input, &rows[a])?.clone();
+    let source = crate::suite_api::mutate::node_at(input, &rows[a])?.clone();
     let seq = if chooser.chance(1, 3) { Value::Null } else { source.get("seq").cloned().unwrap_or(Value::Null) };
     let row = object_at_mut(input, &rows[b])?;
     let created_at = source.get("createdAt")?.clone();
@@ -39,7 +39,7 @@ fn display_tie(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
     let id = |row: &Value| row.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
     Some(format!(
         "row {:?} ties with row {:?} in display order",
-        id(crate::suite::mutate::node_at(input, &rows[b])?),
+        id(crate::suite_api::mutate::node_at(input, &rows[b])?),
         id(&source)
     ))
 }

@@ -16,7 +16,7 @@ pub mod mutate;
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
+use crate::suite_api::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
 use serde_json::{Map, Value};
 
 /// Step members with this prefix are expectations; the rest is input.
@@ -30,7 +30,7 @@ const INPUT_MEMBERS: [&str; 2] = ["runtime", "clientInfo"];
 pub struct RuntimeSessionSuite;
 
 impl Suite for RuntimeSessionSuite {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

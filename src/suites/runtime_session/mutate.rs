@@ -3,8 +3,8 @@
 //! step addresses: another session of the script, one never created, or
 //! none.
 
-use crate::suite::mutate::{node_at, object_at_mut, objects_where};
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::mutate::{node_at, object_at_mut, objects_where};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::Value;
 
 /// See the module docs.

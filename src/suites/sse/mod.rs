@@ -11,7 +11,7 @@ pub mod mutate;
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite::{
+use crate::suite_api::{
     CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, split_by_layout, split_by_layout_owned,
 };
 use serde_json::Value;
@@ -24,7 +24,7 @@ const EXPECTED_KEYS: &[&str] = &["expectedPatchResults", "expectedSession"];
 pub struct SseSuite;
 
 impl Suite for SseSuite {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

@@ -4,7 +4,7 @@
 //! `0`, a fraction more, another letter case), where the fold's JavaScript
 //! equality decides between `applied` and `unchanged`.
 
-use crate::suite::{Chooser, MutationProfile, SuiteMutator};
+use crate::suite_api::{Chooser, MutationProfile, SuiteMutator};
 use serde_json::{Number, Value};
 
 /// See the module docs.
@@ -61,7 +61,7 @@ fn cached_value(input: &mut Value, chooser: &mut Chooser) -> Option<String> {
         Value::Number(n) if n.as_f64() == Some(0.0) && chooser.chance(2, 3) => {
             Number::from_f64(-0.0).map(Value::Number)?
         }
-        Value::Number(n) if chooser.chance(1, 3) => crate::suite::mutate::js_number(n.as_f64()? + 0.5),
+        Value::Number(n) if chooser.chance(1, 3) => crate::suite_api::mutate::js_number(n.as_f64()? + 0.5),
         Value::String(text) if chooser.chance(1, 2) => Value::String(flip_case(text)),
         other => other.clone(),
     };

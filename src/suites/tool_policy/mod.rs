@@ -5,15 +5,15 @@ pub mod mutate;
 /// The reference implementation.
 pub mod reference;
 
-use crate::suite::ReferenceFn;
-use crate::suite::{DocumentShape, Layout, Suite};
+use crate::suite_api::ReferenceFn;
+use crate::suite_api::{DocumentShape, Layout, Suite};
 
 /// `{tool, command?, mode}` → `{allowed, reason?}`.
 #[derive(Debug)]
 pub struct ToolPolicySuite;
 
 impl Suite for ToolPolicySuite {
-    fn mutation_profile(&self) -> crate::suite::MutationProfile {
+    fn mutation_profile(&self) -> crate::suite_api::MutationProfile {
         mutate::PROFILE
     }
 

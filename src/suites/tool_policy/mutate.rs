@@ -1,7 +1,7 @@
 //! What `conform explore` knows about tool-policy inputs: the tool names and
 //! modes the policy branches on, and commands the deny patterns look for.
 
-use crate::suite::MutationProfile;
+use crate::suite_api::MutationProfile;
 
 /// See the module docs.
 pub const PROFILE: MutationProfile = MutationProfile {

@@ -27,9 +27,9 @@ use super::window::{self, Interner, Mentions, Planned, StateIndex};
 use crate::compare::values_equal;
 use crate::json::{self, JsonError, parse_json_lines};
 use crate::redact::{NewSecret, Redactor};
-use crate::suite::capture::lines::type_name;
-use crate::suite::capture::sniff::{Sniff, by_first_telling_line};
-use crate::suite::capture::{
+use crate::suite_api::capture::lines::type_name;
+use crate::suite_api::capture::sniff::{Sniff, by_first_telling_line};
+use crate::suite_api::capture::{
     CapturedCase, Case, CaseSource, ImportFailure, IndexedCase, NamesFn, Opened, PlannedWindow, Provenance,
 };
 use serde_json::{Map, Value, json};
@@ -1023,7 +1023,7 @@ pub fn chat_input(messages: Vec<Value>, agent_state: Value, has_more: bool) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::capture::{Imported, SourceFile};
+    use crate::suite_api::capture::{Imported, SourceFile};
 
     fn file(name: &str, text: &str) -> SourceFile {
         SourceFile { path: PathBuf::from(name), text: text.to_owned() }

@@ -19,7 +19,7 @@
 //! from its own messages ([`assemble`], [`StateIndex`]). [`cut`] does both
 //! for a session held whole.
 
-use crate::suite::capture::Window;
+use crate::suite_api::capture::Window;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};

@@ -8,7 +8,7 @@
 
 use super::blocks::{Block, ToolCard, ToolState, is_subagent_name};
 use super::options::ChatOptions;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::js::{first_present, get, is_obj, lowercase, str_of};
 use serde_json::Value;
 

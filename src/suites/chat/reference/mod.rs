@@ -5,7 +5,7 @@
 //! [`run_with`] takes the [`ChatOptions`] of another); [`normalize_message`] and
 //! [`renders`] expose the first stage on its own (the pagination suite asks
 //! it whether a row renders); [`RULES`] lists every rule id the pipeline
-//! reports to a [`crate::suite::RuleTrace`].
+//! reports to a [`crate::suite_api::RuleTrace`].
 //!
 //! # Where the reference follows the web pipeline's quirks
 //!

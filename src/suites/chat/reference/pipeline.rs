@@ -8,7 +8,7 @@ use super::model::{AgentItem, Content, NormalizedMessage};
 use super::normalize::normalize_message;
 use super::options::ChatOptions;
 use super::project::project;
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::js::{get, truthy};
 use serde_json::Value;
 
@@ -80,7 +80,7 @@ fn claim_normalized(message: &NormalizedMessage<'_>, trace: &mut dyn RuleTrace) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::{NoTrace, RuleSet};
+    use crate::suite_api::{NoTrace, RuleSet};
     use serde_json::json;
 
     fn user(id: &str, text: &str, created_at: u64) -> Value {

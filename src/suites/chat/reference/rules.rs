@@ -1,5 +1,5 @@
 //! Rule ids: the stable names of the decode rules the chat reference reports
-//! to a [`crate::suite::RuleTrace`] when they decide part of the output.
+//! to a [`crate::suite_api::RuleTrace`] when they decide part of the output.
 //!
 //! Ids are `family.rule`, dotted; `conform coverage` reports them.
 //! `tests/cli/rule_lists.rs` checks that every id the sources use is listed here

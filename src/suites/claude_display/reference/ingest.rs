@@ -6,7 +6,7 @@ use super::kinds::{Route, kind_of, route};
 use super::model::{Container, Disposition, Model, Origin, Outcome, Part, Target, ToolState, Turn};
 use super::text_rules::Rule;
 use super::{notices, previews, snapshot, subagents, turns};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::Value;
 
 /// What the input says besides its frames.

@@ -32,7 +32,7 @@ mod turns;
 
 pub use rule_ids::RULES;
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::Value;
 
 /// Maps a case's input `{messages: [SDKMessage…], end?, receivedAt?}` to

@@ -4,7 +4,7 @@
 //! transcript), the notices, the session snapshot and one disposition per
 //! input message. `projection` turns it into JSON.
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 

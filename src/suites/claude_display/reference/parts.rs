@@ -3,7 +3,7 @@
 //! Tool blocks are handled by `tools`, which turns them into tool calls.
 
 use super::model::Part;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// The content blocks of a message: `message.content` as an array, or a

@@ -13,7 +13,7 @@
 
 use super::model::{Container, Model, Outcome, Preview, PreviewBlock, PreviewPart, Target};
 use super::parts::{block_type, citation};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// A `stream_event` frame in `container`.

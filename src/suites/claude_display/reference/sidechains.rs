@@ -19,7 +19,7 @@
 
 use super::model::{Caller, Container, Model};
 use super::parts::{block_text, content_blocks};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::Value;
 
 /// Whether a frame is a transcript's inline sub-agent entry: flagged

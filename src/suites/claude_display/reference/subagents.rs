@@ -8,7 +8,7 @@
 //! id, task id, parent tool use id) are kept apart.
 
 use super::model::{BackgroundTask, CallIx, Caller, Container, Model, Outcome, Subagent, Target};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// The statuses a task can report.

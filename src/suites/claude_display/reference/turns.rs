@@ -17,7 +17,7 @@ use super::refusals::Verdict;
 use super::text_rules::{Rule, command_name, notification_summary, strip_envelopes};
 use super::tools::{ResultFacts, apply_result, cli_refusal, never_ran, open_call, rejected_by_meta, settle_subagent};
 use super::{previews, sidechains, skills};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// The transcript a frame belongs to: its `parent_tool_use_id`, or for a

@@ -27,7 +27,7 @@ pub use rule_ids::RULES;
 
 pub use normalize::{ClaudeNormalizer, End};
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::Value;
 
 /// The suite reference: `{sessionId, messages, end, source?}` → `{events, dispositions}`.

@@ -8,7 +8,7 @@
 
 use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, message_kind, rule};
 use super::sidechains::Sidechains;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::agent_events::{
     BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, delta_data,
     done_data, error_data, outcome_since, put, session_ready_data, text_data,

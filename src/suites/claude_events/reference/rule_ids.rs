@@ -1,5 +1,5 @@
 //! Rule ids of the `claude-events` reference: the stable names it reports to a
-//! [`crate::suite::RuleTrace`] when a rule decides part of the output.
+//! [`crate::suite_api::RuleTrace`] when a rule decides part of the output.
 //!
 //! `conform coverage` lists the ones no fixture reaches; `tests/cli/rule_lists.rs`
 //! checks that every id the sources use is listed here and that every listed

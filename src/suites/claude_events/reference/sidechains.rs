@@ -7,7 +7,7 @@
 //! sidechain has not started) whose `prompt` is the entry's text, else the
 //! oldest such spawn, else none (a sidechain file is its own main thread).
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 

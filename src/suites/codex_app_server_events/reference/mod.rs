@@ -23,7 +23,7 @@ pub use rule_ids::RULES;
 
 pub use normalize::AppServerNormalizer;
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::agent_events::{ends_cut_off, stream_input};
 use serde_json::Value;
 

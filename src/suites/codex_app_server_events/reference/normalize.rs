@@ -9,7 +9,7 @@
 
 use super::methods::{MethodRule, UNKNOWN_METHOD, rule};
 use crate::json::to_compact_string;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::agent_events::{
     ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, command_tool_name,
     decode_object, delta_data, done_data, error_data, put, session_ready_data, thinking_data,

@@ -20,7 +20,7 @@ pub use rule_ids::RULES;
 
 pub use normalize::{ExecNormalizer, RETRY_NOTICE_PREFIX, line_kind, rule};
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::agent_events::{ends_cut_off, stream_input};
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! normalized events out, as an incremental state machine (which tools
 //! started, and the error the current turn already reported).
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::agent_events::{
     ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, decode_object, delta_data,
     error_data, session_ready_data, thinking_data,

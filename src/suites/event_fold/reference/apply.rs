@@ -16,7 +16,7 @@ use super::model::{
     AgentMessage, Block, Message, PermissionBlock, SubagentState, SubagentStatus, TextBlock, ToolBlock, ToolStatus,
     derived_content,
 };
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::js::truthy;
 use serde_json::{Map, Value};
 

@@ -17,7 +17,7 @@ pub use apply::MAX_SUBAGENT_DEPTH;
 pub use summary::{output_text, tool_category};
 
 use crate::json::to_canonical_string;
-use crate::suite::{NoTrace, RuleTrace, Scope};
+use crate::suite_api::{NoTrace, RuleTrace, Scope};
 use model::Message;
 use serde_json::{Map, Value};
 

@@ -6,7 +6,7 @@
 //! statuses into `sent`, and sorts.
 
 use super::row::{InvokedAt, Row, number_value, sort_rows};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use std::collections::{HashMap, HashSet};
 
 /// A sent optimistic row is dropped when a stored user row lands this close

@@ -24,7 +24,7 @@
 //!   README asks native ports for a code-unit comparison here, so whenever
 //!   the collation decides an order that a code-unit comparison would not,
 //!   the window raises a portability note
-//!   ([`crate::suite::RuleTrace::not_portable`]) and `regen` and `capture`
+//!   ([`crate::suite_api::RuleTrace::not_portable`]) and `regen` and `capture`
 //!   warn that the fixture is not portable ([`row::sort_rows`]).
 //! - **Duplicate ids, then a latest page.** The web pipeline snapshots the
 //!   window by id when it sends a latest request and merges back, over the
@@ -53,7 +53,7 @@ pub mod trim;
 
 pub use rule_ids::RULES;
 
-use crate::suite::{ReferenceFn, RuleTrace, Scope};
+use crate::suite_api::{ReferenceFn, RuleTrace, Scope};
 use crate::suites::chat::reference::{self as chat, ChatOptions};
 use serde_json::{Map, Value};
 use std::cell::Cell;

@@ -6,7 +6,7 @@
 //! they are computed once when the row enters the store.
 
 use crate::json::cmp_utf16;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::js::{is_blank, locale_compare, sort_by, truthy};
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
@@ -433,7 +433,7 @@ mod tests {
             row(json!({"id": "d", "seq": 3, "createdAt": 1})),
             row(json!({"id": "a", "seq": 1, "createdAt": 0})),
         ];
-        let mut notes = crate::suite::PortabilityNotes::default();
+        let mut notes = crate::suite_api::PortabilityNotes::default();
         let sorted = sort_rows(rows, &mut notes);
         assert_eq!(sorted.len(), 4);
         assert_eq!(sorted.first().map(|row| row.id.as_str()), Some("a"));
@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn a_tie_the_comparator_orders_consistently_raises_no_note() {
-        let mut notes = crate::suite::PortabilityNotes::default();
+        let mut notes = crate::suite_api::PortabilityNotes::default();
         // Mixed seq, but one numbered row: seq decides nothing, the ids order all.
         let rows = vec![
             row(json!({"id": "b", "seq": 5, "createdAt": 1})),

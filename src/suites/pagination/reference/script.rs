@@ -11,7 +11,7 @@
 use super::page::{FetchError, MessagesServer, Page, Request};
 use super::row::Row;
 use super::store::{Store, ViewMode};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Number, Value};
 
 /// The op kinds a script may contain.

@@ -9,7 +9,7 @@ use super::merge::{merge, normalize_and_sort};
 use super::page::{FetchError, MessagesServer, Page, Request};
 use super::row::{InvokedAt, Position, Row, max_position, newest_position, number_value, oldest_position};
 use super::trim::{HISTORY_WINDOW, OLDER_LOAD_WINDOW, TAIL_WINDOW, TrimMode, trim};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Number, Value, json};
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};

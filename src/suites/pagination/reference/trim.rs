@@ -8,7 +8,7 @@
 
 use super::merge::merge;
 use super::row::{Position, Row};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 

@@ -8,7 +8,7 @@
 use super::session::{
     SessionParams, StepOutput, Verdict, answered_verdict, automatic_verdict, capabilities, session_info,
 };
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::claude_events::reference::{ClaudeNormalizer, End};
 use crate::suites::tool_policy::reference::Mode;
 use serde_json::{Map, Value, json};

@@ -13,7 +13,7 @@ use super::session::{
     StepOutput, Verdict, answered_verdict, automatic_verdict, capabilities, required_str, session_info,
 };
 use crate::json::to_compact_string;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::agent_events::unwrap_shell_command;
 use crate::suites::codex_app_server_events::reference::AppServerNormalizer;
 use serde_json::{Map, Value, json};

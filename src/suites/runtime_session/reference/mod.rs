@@ -16,7 +16,7 @@ pub mod session;
 
 pub use rule_ids::RULES;
 
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 use session::{SessionParams, StepOutput};
 

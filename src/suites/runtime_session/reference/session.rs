@@ -2,7 +2,7 @@
 //! the output of one step (what the adapter writes and the events it emits),
 //! approval decisions under the session's policy, and the capabilities.
 
-use crate::suite::{NoTrace, RuleTrace};
+use crate::suite_api::{NoTrace, RuleTrace};
 use crate::suites::agent_events::NormalizedEvent;
 use crate::suites::tool_policy::reference::{Mode, is_allowed};
 use serde_json::{Map, Value, json};

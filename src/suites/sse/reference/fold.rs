@@ -12,7 +12,7 @@
 
 use super::normalize::FLAT_PATCH_KEYS;
 use super::reply_clock;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// Below this `activeAt` move (in ms) a keep-alive is render-irrelevant:
@@ -192,7 +192,7 @@ fn apply_wrapper(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
     use serde_json::json;
 
     fn object(value: Value) -> Map<String, Value> {

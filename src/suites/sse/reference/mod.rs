@@ -19,7 +19,7 @@ pub mod rule_ids;
 
 pub use rule_ids::RULES;
 
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 
 pub use fold::{Verdict, fold_step};
@@ -33,7 +33,7 @@ pub fn reference(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, Stri
 }
 
 /// The reference of `version`, when it is one of [`VERSIONS`].
-pub fn reference_for(version: u32) -> Option<crate::suite::ReferenceFn> {
+pub fn reference_for(version: u32) -> Option<crate::suite_api::ReferenceFn> {
     match version {
         1 => Some(reference_v1),
         2 => Some(reference),

@@ -11,7 +11,7 @@
 //! their own that also drop unknown keys; the specification does not list
 //! their members, so they are carried verbatim apart from the defaults below.
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// Top-level members a normalized `Session` may carry; others are dropped.

@@ -15,7 +15,7 @@
 //! the same rules.
 
 use super::fold::strictly_equal;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// The patch member holding the clock.
@@ -136,7 +136,7 @@ fn write_unversioned(next: &mut Map<String, Value>, clock: &Value, trace: &mut d
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
     use serde_json::json;
 
     fn object(value: Value) -> Map<String, Value> {

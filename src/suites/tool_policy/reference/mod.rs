@@ -15,7 +15,7 @@ pub mod rules;
 
 pub use rule_ids::RULES;
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::js::trim;
 use rules::{
     ALLOWED_SHELL, ALLOWED_WRITE, DENIED_SHELL, IMPL_ALLOWED_SHELL, IMPL_ALLOWED_TOOLS, IMPL_DENIED,
@@ -121,7 +121,7 @@ pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
 
     fn check(tool: &str, command: &str, mode: Mode) -> Decision {
         is_allowed(tool, command, mode, &mut NoTrace)

@@ -5,7 +5,7 @@
 
 use super::timeline::{Shared, Timeline, reduce_timeline, title_map};
 use super::tools::Seed;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::blocks::{ToolCard, ToolState};
 use crate::suites::chat::reference::fast_map::{FastMap, FastSet};
 use crate::suites::chat::reference::model::{

@@ -5,7 +5,7 @@
 use super::permissions::PermissionTable;
 use super::text::is_goal_status_line;
 use crate::json::{Style, write_value};
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::{Block, Body, ToolCard, ToolState};
 use crate::suites::chat::reference::fast_map::FastSet;
 use crate::suites::chat::reference::model::{AgentItem, BlockId, Event, EventOrigin, NormalizedMessage, Stamp};

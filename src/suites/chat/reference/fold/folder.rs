@@ -8,7 +8,7 @@ use super::lanes::trace_lanes;
 use super::permissions::PermissionTable;
 use super::timeline::{Shared, reduce_timeline, title_map};
 use super::usage::{LatestUsage, latest_usage};
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::Block;
 use crate::suites::chat::reference::fast_map::FastSet;
 use crate::suites::chat::reference::model::NormalizedMessage;

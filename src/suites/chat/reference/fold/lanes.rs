@@ -2,7 +2,7 @@
 //! or to the subagent group of the message that spawned it, reordering
 //! orphans behind their parents and dropping the ones never resolved.
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::blocks::is_subagent_name;
 use crate::suites::chat::reference::fast_map::FastMap;
 use crate::suites::chat::reference::model::{AgentItem, NormalizedMessage, Role};

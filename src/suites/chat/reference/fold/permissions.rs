@@ -6,7 +6,7 @@
 //! otherwise the same, and without any `toolCallId` it is exactly the
 //! version 1 table.
 
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::Permission;
 use crate::suites::chat::reference::fast_map::FastMap;
 use crate::suites::chat::reference::model::ResultPermission;
@@ -323,7 +323,7 @@ fn map_entries<'a>(map: Option<&'a Value>, trace: &mut dyn RuleTrace) -> Vec<(Co
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::{NoTrace, RuleSet};
+    use crate::suite_api::{NoTrace, RuleSet};
     use serde_json::json;
 
     fn ids(table: &PermissionTable<'_>) -> Vec<(String, String, Option<String>)> {

@@ -6,7 +6,7 @@
 use super::permissions::{PermissionSeed, PermissionTable, TableEntry};
 use super::text::{has_cli_tag, is_no_response_sentinel, task_notification_summary, usage_limit_event};
 use super::tools::Seed;
-use crate::suite::{RuleTrace, Scope};
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::chat::reference::blocks::{Block, Body, ToolState, is_subagent_name};
 use crate::suites::chat::reference::fast_map::{FastMap, FastSet};
 use crate::suites::chat::reference::model::{

@@ -3,7 +3,7 @@
 
 use super::permissions::PermissionSeed;
 use super::timeline::Timeline;
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::blocks::{Block, Body, ToolCard, ToolState, status_is};
 use crate::suites::chat::reference::model::{BlockId, Stamp};
 use crate::suites::js::{lowercase, trim};

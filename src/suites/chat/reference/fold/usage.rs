@@ -1,7 +1,7 @@
 //! `latestUsage` (chat-reduce §8): the newest root-session usage sample among
 //! all normalized messages, whether or not they produced a block.
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::NormalizedMessage;
 
 /// The projected latest usage.

@@ -4,7 +4,7 @@
 
 use super::envelope::{Carry, Record, Wire};
 use super::{agy, claude, codex};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::{Content, Event, NormalizedMessage};
 use crate::suites::chat::reference::stringify::stringify;
 use crate::suites::js::{get, is_blank, is_obj, str_of, truthy};

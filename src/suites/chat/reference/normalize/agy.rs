@@ -3,7 +3,7 @@
 //! mapped to canonical tool pairs with their preambles and trailers removed.
 
 use super::envelope::{Carry, Record, Wire};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::{AgentItem, Content, NormalizedMessage, TextItem, ToolCall, ToolResult};
 use crate::suites::chat::reference::verbatim::deep_clone;
 use crate::suites::js::{

@@ -3,7 +3,7 @@
 //! `summary` and the visible `system` subtypes.
 
 use super::envelope::{Carry, Record, Wire};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::{
     AgentItem, Content, Event, NormalizedMessage, ResultPermission, TextItem, ToolCall, ToolResult, Usage,
 };

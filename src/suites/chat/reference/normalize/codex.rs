@@ -5,7 +5,7 @@
 
 use super::envelope::{Carry, Record, Wire};
 use super::{display_links, plan, review};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::{
     AgentItem, Content, Event, GeneratedImage, MediaSource, NormalizedMessage, TextItem, ToolCall, ToolResult, Usage,
 };

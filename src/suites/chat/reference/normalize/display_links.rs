@@ -11,7 +11,7 @@
 
 use super::envelope::Wire;
 use crate::json::{JsChar, from_utf16, js_chars, to_utf16, utf16_len};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::{DisplayLink, DisplayLinks, DisplayText};
 use crate::suites::js::{first_present, get, is_blank, is_whitespace, lowercase, str_of, trim};
 use serde_json::Value;
@@ -231,7 +231,7 @@ fn title<'a>(element: &'a Value, trace: &mut dyn RuleTrace) -> Option<Cow<'a, st
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
     use serde_json::json;
 
     fn units(text: &str) -> Vec<u16> {

@@ -3,7 +3,7 @@
 //! plus the message skeleton every family fills in.
 
 use super::{agent, user};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::{AgentItem, BlockId, Content, NormalizedMessage, Stamp, TextItem};
 use crate::suites::chat::reference::options::ChatOptions;
 use crate::suites::chat::reference::stringify::stringify;
@@ -54,7 +54,7 @@ pub fn normalize_message<'a>(
 /// (`false` exactly when it hides it). The message window keeps a row only
 /// if it is queued or renders.
 pub fn renders(message: &Value, options: &ChatOptions) -> bool {
-    normalize_message(message, options, &mut crate::suite::NoTrace).is_some()
+    normalize_message(message, options, &mut crate::suite_api::NoTrace).is_some()
 }
 
 /// The role-wrapped record found in a message's `content`.
@@ -167,7 +167,7 @@ impl<'a> Wire<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
     use crate::suites::chat::reference::model::{AgentItem, Content};
     use serde_json::json;
 

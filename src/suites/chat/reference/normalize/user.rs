@@ -5,7 +5,7 @@
 //! (A4).
 
 use super::envelope::{Carry, Record, Wire};
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use crate::suites::chat::reference::model::{Attachment, Content, NormalizedMessage, UserText};
 use crate::suites::chat::reference::stringify::stringify;
 use crate::suites::js::{get, str_of};

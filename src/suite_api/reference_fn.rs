@@ -1,7 +1,7 @@
 //! A suite's reference implementation as a plain function, and the one
 //! guarded way to call it.
 
-use crate::suite::RuleTrace;
+use crate::suite_api::RuleTrace;
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use thiserror::Error;
@@ -56,7 +56,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::NoTrace;
+    use crate::suite_api::NoTrace;
 
     fn echo(input: &Value, _: &mut dyn RuleTrace) -> Result<Value, String> {
         match input.as_str() {

@@ -1,6 +1,6 @@
 //! Rule traces: which named decode rules a reference run exercised, for
 //! `conform coverage`; where in the expected output each rule decided
-//! (provenance, see [`crate::suite::provenance`]); and the portability notes
+//! (provenance, see [`crate::suite_api::provenance`]); and the portability notes
 //! a reference raises when an output it computed depends on a choice ports
 //! may make otherwise (`regen` and `capture` warn about those).
 

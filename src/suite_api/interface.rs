@@ -30,7 +30,7 @@ pub struct DocumentShape {
     pub schema: &'static str,
 }
 
-/// A fixture suite. See the [`crate::suite`] docs.
+/// A fixture suite. See the [`crate::suite_api`] docs.
 pub trait Suite: Send + Sync {
     /// Folder name and id prefix, e.g. `chat`.
     fn name(&self) -> &'static str;
@@ -93,7 +93,7 @@ pub trait Suite: Send + Sync {
     }
 
     /// Every rule id the reference reports to a
-    /// [`RuleTrace`](crate::suite::RuleTrace), for `conform coverage`;
+    /// [`RuleTrace`](crate::suite_api::RuleTrace), for `conform coverage`;
     /// empty when the suite does not list them.
     fn rules(&self) -> &'static [&'static str] {
         &[]
@@ -177,7 +177,7 @@ pub trait Suite: Send + Sync {
     /// What `conform explore` may know about this suite's inputs beyond the
     /// generic mutations: id and ordering members, words the decoder
     /// branches on, and mutations only this suite knows (see
-    /// [`crate::suite::mutate`]). Default: the generic mutations alone.
+    /// [`crate::suite_api::mutate`]). Default: the generic mutations alone.
     fn mutation_profile(&self) -> MutationProfile {
         MutationProfile::GENERIC
     }
