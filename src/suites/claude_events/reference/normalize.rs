@@ -8,7 +8,7 @@
 
 use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, message_kind, rule};
 use super::sidechains::Sidechains;
-use crate::suite_api::RuleTrace;
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::agent_events::{
     BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, delta_data,
     done_data, error_data, outcome_since, put, session_ready_data, text_data,
@@ -93,6 +93,10 @@ pub struct ClaudeNormalizer {
     /// A `session_ready` was emitted (by `system/init`, or a transcript's
     /// first entry).
     session_started: bool,
+    /// `Task` / `Agent` spawns nothing of a sub-agent has followed yet:
+    /// `tool_use_id` → the index of their `tool_start`. A spawn leaves when
+    /// a frame of its sub-agent arrives or when its result does.
+    unstarted_spawns: HashMap<String, usize>,
 }
 
 const NO_TEXT: &str = "a text block without a text string";
@@ -117,6 +121,7 @@ impl ClaudeNormalizer {
             sidechains: Sidechains::default(),
             transcript: false,
             session_started: false,
+            unstarted_spawns: HashMap::new(),
         }
     }
 
@@ -216,6 +221,13 @@ impl ClaudeNormalizer {
             }
             _ if kind.starts_with("result/") => self.result(kind, message, trace),
             _ => match rule(&kind) {
+                Some(KindRule::Ignored(reason)) if kind == "system/task_started" => {
+                    if let Some(id) = message.get("tool_use_id").and_then(Value::as_str) {
+                        self.unstarted_spawns.remove(id);
+                    }
+                    trace.hit("claude.kind.ignored");
+                    self.ignore(kind, Cow::Borrowed(reason));
+                }
                 Some(KindRule::Ignored(reason)) => {
                     trace.hit("claude.kind.ignored");
                     self.ignore(kind, Cow::Borrowed(reason));
@@ -255,6 +267,9 @@ impl ClaudeNormalizer {
             trace.hit("claude.subagent-id");
         }
         let subagent_id = subagent_id.or_else(|| self.sidechains.attribute(message, trace));
+        if let Some(id) = &subagent_id {
+            self.unstarted_spawns.remove(id);
+        }
         if self.transcript && !self.session_started {
             self.transcript_session_start(message, trace);
         }
@@ -393,6 +408,7 @@ impl ClaudeNormalizer {
                     && let Some(id) = block.get("id").and_then(Value::as_str)
                 {
                     self.sidechains.spawned(id, block.get("input"));
+                    self.unstarted_spawns.insert(id.to_owned(), self.out.next_index());
                 }
                 self.emit(EventType::ToolStart, data, subagent_id);
             }
@@ -404,6 +420,11 @@ impl ClaudeNormalizer {
                 trace.hit("claude.block.tool-result");
                 if let Some(id) = block.get("tool_use_id").and_then(Value::as_str) {
                     self.sidechains.returned(id);
+                    if let Some(spawn) = self.unstarted_spawns.remove(id)
+                        && input_refused(block)
+                    {
+                        self.unmark_spawn(spawn, trace);
+                    }
                 }
                 self.emit(EventType::ToolResult, tool_result(block), subagent_id);
             }
@@ -490,6 +511,21 @@ impl ClaudeNormalizer {
             Some(rest) => Streamed::Remainder(rest.to_owned()),
             None => Streamed::AlreadyEmitted(STREAMED_OTHERWISE),
         })
+    }
+
+    /// A `Task` / `Agent` call that never ran: Claude Code refused its input
+    /// before starting a sub-agent, and nothing of one followed. Its
+    /// `tool_start` loses the spawn marking (`subagent_spawn`,
+    /// `subagent_name`): it is a failed tool call, as `claude-display` shows
+    /// it, not a sub-agent. The `tool_start` keeps its place in the stream;
+    /// an adapter that emits as it reads holds the events that follow a
+    /// spawn until its first sub-agent frame or its result.
+    fn unmark_spawn(&mut self, spawn: usize, trace: &mut dyn RuleTrace) {
+        let Some(event) = self.out.events.get_mut(spawn) else { return };
+        event.data.remove("subagent_spawn");
+        event.data.remove("subagent_name");
+        trace.hit("claude.tool-start.spawn-never-ran");
+        trace.emitted(Scope::Items { member: "events", start: spawn, end: spawn + 1 });
     }
 
     /// Pushes an event, tagging it with the sub-agent it came from.
@@ -637,6 +673,24 @@ fn tool_start(block: &Value, client_tool: bool, trace: &mut dyn RuleTrace) -> Ma
         data.insert("subagent_name".to_owned(), name);
     }
     data
+}
+
+/// Whether a `tool_result` is Claude Code's refusal of a call's input
+/// (input validation, before the tool ran): a truthy `is_error` and a text
+/// (the string content, or its text blocks joined) that starts, after
+/// leading whitespace, with `<tool_use_error>`.
+fn input_refused(block: &Value) -> bool {
+    if !truthy(block.get("is_error")) {
+        return false;
+    }
+    let text = match block.get("content") {
+        Some(Value::String(text)) => Cow::Borrowed(text.as_str()),
+        Some(Value::Array(blocks)) => Cow::Owned(
+            blocks.iter().filter_map(|block| block.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n"),
+        ),
+        _ => return false,
+    };
+    text.trim_start().starts_with("<tool_use_error>")
 }
 
 /// `tool_result` → `tool_result` (`is_error: block.is_error || false`).

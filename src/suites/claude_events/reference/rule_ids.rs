@@ -41,6 +41,7 @@ pub const RULES: &[&str] = &[
     "claude.stream.cut-off",
     "claude.subagent-id",
     "claude.tool-start.input-field",
+    "claude.tool-start.spawn-never-ran",
     "claude.tool-start.subagent-spawn",
     "claude.transcript.session-ready",
     "claude.transcript.user-machinery",
