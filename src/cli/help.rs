@@ -272,7 +272,8 @@ Examples:
 Exit codes:
   0  the merged run is conformant
   1  the merged run has conformance failures
-  2  usage error, unreadable or incompatible reports"
+  2  usage error, unreadable or incompatible reports, or shards that do not add up to one whole
+     selection (another --suite, --filter or tree, a missing shard, a shard missing cases)"
         .to_owned()
 }
 

@@ -11,7 +11,8 @@ use conform::report::{
     visible_controls, write_files, write_pretty,
 };
 use conform::run::{
-    BaselineOptions, Keep, RunConsumer, RunEvent, RunOptions, keep_declared_suites, parse_partition, run,
+    BaselineOptions, Keep, RunConsumer, RunEvent, RunOptions, in_partition, keep_declared_suites, parse_partition, run,
+    summarize_selection,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -122,7 +123,9 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     conform::redact::printed::keep_printed_secrets(args.keep_printed_secrets);
     let partition = args.partition.as_deref().map(parse_partition).transpose()?;
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
-    let mut selected = args.fixtures.plan(partition)?;
+    // The whole selection first (every shard's), then this run's share of it: the report records both, so
+    // `report merge` can tell whether shards add up to one selection.
+    let mut selected = args.fixtures.plan(None)?;
     let shown: Vec<Notice> = selected
         .plan
         .notices
@@ -131,10 +134,7 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         .cloned()
         .collect();
     super::print_notices(&shown);
-    // An empty shard is normal when a small corpus is split many ways.
-    if partition.is_none() {
-        selected.require_some()?;
-    }
+    selected.require_some()?;
     let mut formats: Vec<Format> = args.formats.iter().copied().map(Format::from).collect();
     if formats.is_empty() {
         formats = vec![Format::Pretty, Format::Json];
@@ -168,12 +168,21 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
             ));
         }
     }
+    // An empty shard is normal when a small corpus is split many ways.
+    let whole: Vec<&str> = selected.indexes.iter().map(|&index| selected.plan.id(index)).collect();
+    let share: Vec<usize> =
+        selected.indexes.iter().copied().filter(|&index| in_partition(selected.plan.id(index), partition)).collect();
+    let selection =
+        summarize_selection(&args.fixtures.paths, &args.fixtures.suites, &args.fixtures.filters, &whole, share.len());
+    drop(whole);
+    selected.indexes = share;
     super::sweep_leftovers(std::slice::from_ref(&args.out), false);
     let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
     let options = RunOptions {
         jobs: args.jobs,
         paths: args.fixtures.paths.clone(),
         partition,
+        selection: Some(selection),
         cancel: Some(&interrupted),
         baseline: baseline.as_ref().map(|baseline| BaselineOptions { baseline, today }),
         keep: if lists_every_case { Keep::All } else { Keep::NotPassed },

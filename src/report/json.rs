@@ -4,7 +4,7 @@
 use super::baseline_summary::BaselineSummary;
 use super::cluster::Cluster;
 use super::limits::ArtifactLimits;
-use super::model::{CaseReport, Counts, HarnessInfo, Partition, RunReport, SuiteCounts};
+use super::model::{CaseReport, Counts, HarnessInfo, Partition, RunReport, SelectionSummary, SuiteCounts};
 use super::{RunConsumer, RunEvent};
 use crate::files::{AtomicFile, ScratchFile, scratch_file};
 use crate::fixture::Notice;
@@ -38,6 +38,8 @@ struct Frame<'a> {
     paths: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     partition: Option<Partition>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    selection: Option<&'a SelectionSummary>,
     notices: &'a [Notice],
     summary: &'a Counts,
     suites: &'a [SuiteCounts],
@@ -60,6 +62,7 @@ impl<'a> Frame<'a> {
             duration_ms: report.duration_ms,
             paths: &report.paths,
             partition: report.partition,
+            selection: report.selection.as_ref(),
             notices: &report.notices,
             summary: &report.summary,
             suites: &report.suites,

@@ -39,7 +39,7 @@ pub use markdown::{write_markdown, write_markdown_within};
 pub use merge::{MergeError, merge};
 pub use model::{
     CaseReport, Counts, DifferenceReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport,
-    SuiteCounts, Tally, Verdict,
+    SelectionSummary, SuiteCounts, Tally, Verdict,
 };
 pub use palette::{Palette, visible_controls};
 pub use pretty::{PrettyOptions, write_pretty};

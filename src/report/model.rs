@@ -359,6 +359,28 @@ pub struct Partition {
     pub count: u32,
 }
 
+/// What a run selected, so that `conform report merge` can tell shards of
+/// one selection from reports that do not add up to one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectionSummary {
+    /// The fixture paths of [`RunReport::paths`] made absolute with symlinks
+    /// resolved (as given when that fails), in the same order.
+    pub roots: Vec<String>,
+    /// `--suite` values, sorted, without repeats (empty: every suite).
+    pub suites: Vec<String>,
+    /// `--filter` globs, sorted, without repeats (empty: no filter).
+    pub filters: Vec<String>,
+    /// Fixtures of the whole selection, every shard together (the suites an
+    /// implementation did not declare already left out).
+    pub fixtures: usize,
+    /// Fixtures this report's share selected: its shard's, or `fixtures`.
+    pub selected: usize,
+    /// 64-bit FNV-1a, in hexadecimal, of the whole selection's fixture ids,
+    /// sorted, each followed by a newline: shards of one selection agree on
+    /// it whatever their paths, and two trees of the same size do not.
+    pub digest: String,
+}
+
 /// Everything about one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
@@ -379,6 +401,10 @@ pub struct RunReport {
     /// The shard, for partitioned runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partition: Option<Partition>,
+    /// What the run selected (reports of conform before this member have
+    /// none, and `report merge` refuses them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<SelectionSummary>,
     /// Notes, warnings and errors about the corpus.
     pub notices: Vec<Notice>,
     /// Verdict counts over all cases.

@@ -118,6 +118,7 @@ pub fn run() -> RunReport {
         duration_ms: 1234.5,
         paths: vec![CORPUS.to_owned()],
         partition: None,
+        selection: None,
         notices: vec![Notice::warning(format!("{CORPUS}/chat/old.json: fixture name `old` repeats another file's"))],
         summary: Default::default(),
         suites: Vec::new(),

@@ -14,6 +14,7 @@ use super::judge::{judge, output_or_verdict};
 use crate::baseline::{Baseline, BaselineRun, KnownFixtures};
 use crate::fixture::{FixturePlan, FixtureStatus, Notice};
 use crate::implementation::{Implementation, LateOutcome};
+use crate::report::SelectionSummary;
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport, Verdict};
 use crate::report::{RunConsumer, RunEvent};
@@ -62,6 +63,9 @@ pub struct RunOptions<'a> {
     pub paths: Vec<PathBuf>,
     /// The shard this run covers, if partitioned.
     pub partition: Option<Partition>,
+    /// What the run selected, recorded in the report (see
+    /// [`crate::run::summarize_selection`]).
+    pub selection: Option<SelectionSummary>,
     /// Set from another thread (Ctrl-C) to stop starting new cases; cases
     /// not started are left out of the report.
     pub cancel: Option<&'a AtomicBool>,
@@ -394,6 +398,7 @@ pub fn run(
         duration_ms: clock.elapsed().as_secs_f64() * 1000.0,
         paths: options.paths.iter().map(|p| p.display().to_string()).collect(),
         partition: options.partition,
+        selection: options.selection.clone(),
         notices,
         summary: Default::default(),
         suites: Vec::new(),

@@ -13,4 +13,6 @@ pub use crate::report::{RunConsumer, RunEvent};
 pub use crate::workers::WORKER_STACK_BYTES;
 pub use execute::{BaselineOptions, Keep, RunOptions, run};
 pub use judge::judge;
-pub use select::{Selection, fnv1a_64, keep_declared_suites, parse_partition, select, shard_of};
+pub use select::{
+    Selection, fnv1a_64, in_partition, keep_declared_suites, parse_partition, select, shard_of, summarize_selection,
+};

@@ -8,8 +8,9 @@
 
 use crate::error::SetupError;
 use crate::fixture::Corpus;
-use crate::report::Partition;
+use crate::report::{Partition, SelectionSummary};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use std::path::PathBuf;
 
 const FNV_OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -74,8 +75,51 @@ impl Selection {
 
     /// Whether the fixture id is selected.
     pub fn matches(&self, id: &str) -> bool {
-        self.globs.as_ref().is_none_or(|set| set.is_match(id))
-            && self.partition.is_none_or(|p| shard_of(id, p.count) == p.index)
+        self.globs.as_ref().is_none_or(|set| set.is_match(id)) && in_partition(id, self.partition)
+    }
+}
+
+/// Whether fixture `id` belongs to `partition` (every fixture belongs to no
+/// partition at all).
+pub fn in_partition(id: &str, partition: Option<Partition>) -> bool {
+    partition.is_none_or(|p| shard_of(id, p.count) == p.index)
+}
+
+/// What a run selected, for its report: `paths` as given (made canonical
+/// here), the `--suite` and `--filter` values, the ids of the whole
+/// selection before any partition, and how many of them this run's share
+/// covers.
+pub fn summarize_selection(
+    paths: &[PathBuf],
+    suites: &[String],
+    filters: &[String],
+    whole: &[&str],
+    selected: usize,
+) -> SelectionSummary {
+    let sorted = |values: &[String]| -> Vec<String> {
+        let mut values = values.to_vec();
+        values.sort();
+        values.dedup();
+        values
+    };
+    let roots = paths
+        .iter()
+        .map(|path| std::fs::canonicalize(path).unwrap_or_else(|_| path.clone()).display().to_string())
+        .collect();
+    let mut ids = whole.to_vec();
+    ids.sort_unstable();
+    let digest = ids.iter().fold(FNV_OFFSET_BASIS, |hash, id| {
+        id.bytes()
+            .chain(std::iter::once(b'\n'))
+            .fold(hash, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME))
+    });
+    SelectionSummary {
+        roots,
+        suites: sorted(suites),
+        filters: sorted(filters),
+        fixtures: whole.len(),
+        selected,
+        digest: format!("{digest:016x}"),
     }
 }
 
@@ -131,6 +175,18 @@ mod tests {
         let mut indexes = vec![1, 3];
         assert!(keep_declared_suites(&ids, &mut indexes, |suite| suite == "chat").is_empty());
         assert_eq!(indexes, [1, 3], "nothing declared is selected: every case stays, to say it is unsupported");
+    }
+
+    #[test]
+    fn a_selection_digest_depends_on_the_ids_alone() {
+        let summary = |ids: &[&str]| summarize_selection(&[PathBuf::from("fixtures")], &[], &[], ids, ids.len());
+        let one = summary(&["chat/a", "sse/b"]);
+        assert_eq!(one.digest, summary(&["sse/b", "chat/a"]).digest, "order does not matter");
+        assert_ne!(one.digest, summary(&["chat/a"]).digest);
+        assert_ne!(one.digest, summary(&["chat/as", "se/b"]).digest, "ids are separated");
+        assert_eq!((one.fixtures, one.selected), (2, 2));
+        let named = summarize_selection(&[], &["sse".into(), "chat".into(), "sse".into()], &[], &[], 0);
+        assert_eq!(named.suites, ["chat", "sse"]);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod explore;
 mod fixture_versions;
 mod hostile_inputs;
 mod interrupts;
+mod merge_shards;
 mod own_fixtures;
 mod progress;
 mod reduce_cli;
@@ -39,6 +40,7 @@ fn main() {
         explore::trials,
         fixture_versions::trials,
         hostile_inputs::trials,
+        merge_shards::trials,
         own_fixtures::trials,
         progress::trials,
         reduce_cli::trials,

@@ -443,7 +443,7 @@ fn merging_refuses_overlapping_shards_and_other_harness_versions() {
 
     let lonely = run(dir.path(), &["report", "merge", "shard-1/conform-report.json", "--out", "partial"]);
     assert_eq!(code(&lonely), 2, "a missing shard means the run cannot be judged");
-    assert!(lonely.stderr.contains("shard 2/2 missing"), "{}", lonely.stderr);
+    assert!(lonely.stderr.contains("shard 2/2 is missing"), "{}", lonely.stderr);
 }
 
 fn the_hapi_corpus_in_three_shards_merges_into_the_full_run() {
