@@ -28,7 +28,7 @@ struct Row {
     pattern: &'static str,
 }
 
-const ROWS: [Row; 6] = [
+const ROWS: [Row; 4] = [
     Row {
         // "…The tool use was rejected (eg. if it was a file edit, the new_string
         // was NOT written to the file). STOP what you are doing…", or with the
@@ -36,11 +36,6 @@ const ROWS: [Row; 6] = [
         rule: "claude-display.refusal.rejected",
         verdict: Verdict::Refused,
         pattern: r"The user doesn't want to proceed with this tool use\.",
-    },
-    Row {
-        rule: "claude-display.refusal.cancelled",
-        verdict: Verdict::Refused,
-        pattern: r"The user doesn't want to take this action right now\.",
     },
     Row {
         rule: "claude-display.refusal.prompt-aborted",
@@ -54,13 +49,6 @@ const ROWS: [Row; 6] = [
         rule: "claude-display.refusal.not-granted",
         verdict: Verdict::Refused,
         pattern: r"Claude requested permissions? to [^\n]+, but you haven't granted it yet\.?",
-    },
-    Row {
-        // "Permission to use Bash with command rm -rf x has been denied." (a
-        // deny rule of the settings).
-        rule: "claude-display.refusal.denied-by-rule",
-        verdict: Verdict::Refused,
-        pattern: r"Permission to use [^\n]+ has been denied\.?",
     },
     Row {
         rule: "claude-display.refusal.interrupted",
@@ -92,7 +80,6 @@ mod tests {
             |text: &str| classify(text).map(|(rule, verdict)| (rule.rsplit('.').next().unwrap_or(""), verdict));
         let cases = [
             ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. …).", "rejected"),
-            ("The user doesn't want to take this action right now. STOP what you are doing.", "cancelled"),
             ("Permission prompt was aborted.", "prompt-aborted"),
             ("Error: Permission prompt was aborted.", "prompt-aborted"),
             (
@@ -100,7 +87,6 @@ mod tests {
                 "not-granted",
             ),
             ("Claude requested permissions to use WebFetch, but you haven't granted it yet.", "not-granted"),
-            ("Permission to use Bash with command rm -rf build has been denied.", "denied-by-rule"),
         ];
         for (text, rule) in cases {
             assert_eq!(refused(text), Some((rule, Verdict::Refused)), "{text}");
@@ -110,5 +96,8 @@ mod tests {
         assert_eq!(classify("Claude requested permissions to write to /a"), None);
         assert_eq!(classify("exit 1: Permission prompt was aborted."), None);
         assert_eq!(classify("User rejected tool use"), None);
+        // Wordings no recording in ../shared holds are no rows (the README's table says where each row is from).
+        assert_eq!(classify("The user doesn't want to take this action right now."), None);
+        assert_eq!(classify("Permission to use Bash with command rm -rf build has been denied."), None);
     }
 }

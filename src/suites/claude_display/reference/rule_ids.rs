@@ -35,8 +35,6 @@ pub const RULES: &[&str] = &[
     "claude-display.preview.replaced",
     "claude-display.preview.text-delta",
     "claude-display.preview.thinking-delta",
-    "claude-display.refusal.cancelled",
-    "claude-display.refusal.denied-by-rule",
     "claude-display.refusal.interrupted",
     "claude-display.refusal.not-granted",
     "claude-display.refusal.prompt-aborted",
