@@ -36,7 +36,7 @@ const QUOTED_STDERR_LINES: usize = 8;
 /// 150 characters; a run's reports show stderr lines whole too).
 const QUOTED_STDERR_CHARS: usize = 1000;
 
-/// How serious a finding is.
+/// How serious an observation is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     /// Something that works as it should.
@@ -49,9 +49,10 @@ pub enum Level {
     Problem,
 }
 
-/// One thing the check found, with an explanation.
+/// One thing the check observed (good or bad, by its [`Level`]), with an
+/// explanation.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub struct Observation {
     /// How serious it is.
     pub level: Level,
     /// One line saying what happened.
@@ -118,8 +119,8 @@ pub fn smoke_cases<'c>(corpus: &'c Corpus, selected: &[usize], per_suite: usize)
 /// Everything the check found.
 #[derive(Clone, Debug, Default)]
 pub struct CheckReport {
-    /// Findings in the order they happened.
-    pub findings: Vec<Finding>,
+    /// What the check observed, in the order it happened.
+    pub observations: Vec<Observation>,
     /// Smoke cases selected.
     pub selected: usize,
     /// Smoke cases sent to the implementation (the others were undeclared
@@ -139,17 +140,17 @@ pub struct CheckReport {
 
 impl CheckReport {
     fn add(&mut self, level: Level, headline: impl Into<String>, details: Vec<String>) {
-        self.findings.push(Finding { level, headline: headline.into(), details });
+        self.observations.push(Observation { level, headline: headline.into(), details });
     }
 
-    /// Findings of level [`Level::Problem`].
+    /// Observations of level [`Level::Problem`].
     pub fn problems(&self) -> usize {
-        self.findings.iter().filter(|f| f.level == Level::Problem).count()
+        self.observations.iter().filter(|f| f.level == Level::Problem).count()
     }
 
-    /// Findings of level [`Level::Warning`].
+    /// Observations of level [`Level::Warning`].
     pub fn warnings(&self) -> usize {
-        self.findings.iter().filter(|f| f.level == Level::Warning).count()
+        self.observations.iter().filter(|f| f.level == Level::Warning).count()
     }
 
     /// The closing line.

@@ -10,7 +10,7 @@ use crate::implementation::subprocess::conversation::{Conversation, End, Heard, 
 use crate::implementation::subprocess::options::{BYE_GRACE, SubprocessOptions, describe_duration, describe_size};
 use crate::implementation::subprocess::protocol::{self, HelloReply, PROTOCOL_VERSION, ReplyBody, excerpt};
 use crate::implementation::subprocess::schemas::{MessageKind, violations};
-use crate::implementation::subprocess::{CommandLine, StartError};
+use crate::implementation::subprocess::{CommandLine, Health, StartError};
 use serde_json::Value;
 use std::convert::Infallible;
 use std::ops::ControlFlow::{self, Break, Continue};
@@ -78,12 +78,6 @@ pub fn check_persistent(
         );
     }
     Ok(report)
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Health {
-    Alive,
-    Dead,
 }
 
 struct Live {

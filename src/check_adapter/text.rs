@@ -1,5 +1,5 @@
 //! The report `conform check-adapter` prints: a header naming what is
-//! checked, one line per finding with its details, and the summary line.
+//! checked, one line per observation with its details, and the summary line.
 
 use super::{CheckReport, Level};
 use crate::implementation::subprocess::options::describe_duration;
@@ -18,18 +18,18 @@ pub fn header_line(command: &str, one_shot: bool, cases: usize, timeout: Duratio
     )
 }
 
-/// Writes every finding (level, headline, details) and the summary line.
-/// Findings quote the implementation, so their controls are shown, not obeyed.
+/// Writes every observation (level, headline, details) and the summary line.
+/// Observations quote the implementation, so their controls are shown, not obeyed.
 pub fn write_text(report: &CheckReport, out: &mut dyn Write, p: Palette) -> io::Result<()> {
-    for finding in &report.findings {
-        let label = match finding.level {
+    for observation in &report.observations {
+        let label = match observation.level {
             Level::Ok => p.good("ok     "),
             Level::Note => p.dim("note   "),
             Level::Warning => p.warn("warning"),
             Level::Problem => p.bad("PROBLEM"),
         };
-        writeln!(out, "  {label}  {}", visible_controls(&finding.headline))?;
-        for detail in &finding.details {
+        writeln!(out, "  {label}  {}", visible_controls(&observation.headline))?;
+        for detail in &observation.details {
             writeln!(out, "           {}", p.dim(&visible_controls(detail)))?;
         }
     }

@@ -73,13 +73,9 @@ impl Judgement {
     }
 }
 
+/// The verdict of an outcome where the implementation broke down.
 fn fault(outcome: &Outcome) -> Option<Verdict> {
-    match outcome {
-        Outcome::Crash(_) => Some(Verdict::Crash),
-        Outcome::Timeout(_) => Some(Verdict::Timeout),
-        Outcome::ProtocolError(_) => Some(Verdict::ProtocolError),
-        _ => None,
-    }
+    Verdict::of(outcome).filter(|verdict| verdict.is_fault())
 }
 
 fn fault_key(side: Side, verdict: Verdict, outcome: &Outcome) -> Judgement {

@@ -75,6 +75,19 @@ impl Outcome {
             | Outcome::ProtocolError(message) => Some(message),
         }
     }
+
+    /// The message or reason the outcome carries, taken out of it.
+    pub fn into_message(self) -> Option<String> {
+        match self {
+            Outcome::Output(_) => None,
+            Outcome::Error(message)
+            | Outcome::Skipped(message)
+            | Outcome::Unsupported(message)
+            | Outcome::Crash(message)
+            | Outcome::Timeout(message)
+            | Outcome::ProtocolError(message) => Some(message),
+        }
+    }
 }
 
 /// An outcome plus what the implementation wrote to stderr meanwhile.

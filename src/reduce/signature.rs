@@ -23,23 +23,16 @@ impl Failure {
     /// outcome matches it (no failure). `ignore` drops difference kinds that
     /// do not count (see [`super::Oracle::Stored`]).
     pub fn of(outcome: &Outcome, expected: &Value, ignore: &[DifferenceKind]) -> Option<Failure> {
-        let verdict = match outcome {
-            Outcome::Output(actual) => {
-                let (found, _) = differences(expected, actual);
-                let signatures: BTreeSet<Signature> = found
-                    .iter()
-                    .filter(|d| !ignore.contains(&d.kind))
-                    .map(|d| Signature::difference(&d.pointer_pattern(), d.kind))
-                    .collect();
-                return if found.is_empty() { None } else { Some(Failure(signatures)) };
-            }
-            Outcome::Error(_) => Verdict::Error,
-            Outcome::Skipped(_) => Verdict::Skipped,
-            Outcome::Unsupported(_) => Verdict::Unsupported,
-            Outcome::Crash(_) => Verdict::Crash,
-            Outcome::Timeout(_) => Verdict::Timeout,
-            Outcome::ProtocolError(_) => Verdict::ProtocolError,
-        };
+        if let Outcome::Output(actual) = outcome {
+            let (found, _) = differences(expected, actual);
+            let signatures: BTreeSet<Signature> = found
+                .iter()
+                .filter(|d| !ignore.contains(&d.kind))
+                .map(|d| Signature::difference(&d.pointer_pattern(), d.kind))
+                .collect();
+            return if found.is_empty() { None } else { Some(Failure(signatures)) };
+        }
+        let verdict = Verdict::of(outcome)?;
         Some(Failure::verdict(verdict))
     }
 

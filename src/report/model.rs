@@ -9,7 +9,7 @@ use super::limits::ArtifactLimits;
 use crate::compare::{DiffHunk, Difference, DifferenceKind};
 use crate::error::exit_code;
 use crate::fixture::Notice;
-use crate::implementation::ImplementationInfo;
+use crate::implementation::{ImplementationInfo, Outcome};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -78,6 +78,27 @@ impl Verdict {
         Verdict::Skipped,
         Verdict::Unsupported,
     ];
+
+    /// The verdict an outcome without an output earns on its own (`error`,
+    /// `skipped`, `crash`, …); `None` for an output, whose verdict comes
+    /// from comparing it with the expectation.
+    pub fn of(outcome: &Outcome) -> Option<Verdict> {
+        Some(match outcome {
+            Outcome::Output(_) => return None,
+            Outcome::Error(_) => Verdict::Error,
+            Outcome::Skipped(_) => Verdict::Skipped,
+            Outcome::Unsupported(_) => Verdict::Unsupported,
+            Outcome::Crash(_) => Verdict::Crash,
+            Outcome::Timeout(_) => Verdict::Timeout,
+            Outcome::ProtocolError(_) => Verdict::ProtocolError,
+        })
+    }
+
+    /// Whether the implementation itself broke down (crash, timeout,
+    /// protocol error) rather than answering.
+    pub fn is_fault(self) -> bool {
+        matches!(self, Verdict::Crash | Verdict::Timeout | Verdict::ProtocolError)
+    }
 
     /// The kebab-case name used in every report.
     pub fn as_str(self) -> &'static str {
@@ -497,5 +518,33 @@ impl RunReport {
         };
         let worst = self.cases.iter().map(|c| c.verdict.exit_code()).fold(baseline, i32::max);
         if corpus_errors { exit_code::CANNOT_JUDGE } else { worst }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_outcome_without_output_has_the_verdict_of_its_own_name() {
+        let said = |message: &str| message.to_owned();
+        let outcomes = [
+            (Outcome::Error(said("e")), "error"),
+            (Outcome::Skipped(said("s")), "skipped"),
+            (Outcome::Unsupported(said("u")), "unsupported"),
+            (Outcome::Crash(said("c")), "crash"),
+            (Outcome::Timeout(said("t")), "timeout"),
+            (Outcome::ProtocolError(said("p")), "protocol-error"),
+        ];
+        for (outcome, name) in outcomes {
+            assert_eq!(Verdict::of(&outcome).map(Verdict::as_str), Some(name), "{outcome:?}");
+        }
+        assert_eq!(Verdict::of(&Outcome::Output(Value::Null)), None, "an output is judged against the expectation");
+    }
+
+    #[test]
+    fn only_a_breakdown_of_the_implementation_is_a_fault() {
+        let faults: Vec<Verdict> = Verdict::ALL.into_iter().filter(|verdict| verdict.is_fault()).collect();
+        assert_eq!(faults, [Verdict::Crash, Verdict::Timeout, Verdict::ProtocolError]);
     }
 }

@@ -95,11 +95,7 @@ pub(super) fn output_or_verdict(outcome: Outcome) -> Result<Value, (Verdict, Str
 fn output_or_verdict_as_said(outcome: Outcome) -> Result<Value, (Verdict, String)> {
     match outcome {
         Outcome::Output(output) => Ok(output),
-        Outcome::Error(message) => Err((Verdict::Error, message)),
-        Outcome::Skipped(reason) => Err((Verdict::Skipped, reason)),
-        Outcome::Unsupported(reason) => Err((Verdict::Unsupported, reason)),
-        Outcome::Crash(message) => Err((Verdict::Crash, message)),
-        Outcome::Timeout(message) => Err((Verdict::Timeout, message)),
-        Outcome::ProtocolError(message) => Err((Verdict::ProtocolError, message)),
+        // Every other outcome has a verdict of its own (`Verdict::of`).
+        said => Err((Verdict::of(&said).unwrap_or(Verdict::Error), said.into_message().unwrap_or_default())),
     }
 }

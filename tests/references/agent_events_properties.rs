@@ -245,7 +245,7 @@ fn check_output(output: &StreamOutput, items: usize) -> Result<(), TestCaseError
     check_schema(output)?;
     let mut claimed = vec![false; output.events.len()];
     for disposition in &output.dispositions {
-        if let conform::suites::agent_events::Outcome::Events(indexes) = &disposition.outcome {
+        if let conform::suites::agent_events::ItemFate::Events(indexes) = &disposition.outcome {
             prop_assert!(!indexes.is_empty());
             for &index in indexes {
                 let slot = claimed.get_mut(index);

@@ -3,7 +3,7 @@
 //! 256 cases each.
 
 use conform::suite_api::NoTrace;
-use conform::suites::sse::reference::{Verdict, fold_step, normalize, reference};
+use conform::suites::sse::reference::{PatchResult, fold_step, normalize, reference};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -160,8 +160,8 @@ proptest! {
         if let Some(next) = fold_step(&session, &patch, &mut NoTrace) {
             session = next;
         }
-        let again = fold_step(&session, &patch, &mut NoTrace).map_or(Verdict::Unchanged, |_| Verdict::Applied);
-        prop_assert_eq!(again, Verdict::Unchanged, "patch {:?} on {:?}", patch, session);
+        let again = fold_step(&session, &patch, &mut NoTrace).map_or(PatchResult::Unchanged, |_| PatchResult::Applied);
+        prop_assert_eq!(again, PatchResult::Unchanged, "patch {:?} on {:?}", patch, session);
     }
 }
 

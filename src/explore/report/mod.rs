@@ -20,7 +20,7 @@ use super::seeds::SeedPool;
 use super::shrink::ShrunkCluster;
 use crate::fixture::Notice;
 use crate::implementation::{ImplementationInfo, Outcome};
-use crate::report::{DifferenceReport, HarnessInfo, Palette};
+use crate::report::{DifferenceReport, HarnessInfo, Palette, Verdict};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -145,15 +145,7 @@ fn millis(times: &PhaseTimes) -> PhaseMillis {
 
 /// An outcome as the report shows it.
 pub fn side_outcome(outcome: &Outcome) -> SideOutcome {
-    let name = match outcome {
-        Outcome::Output(_) => "output",
-        Outcome::Error(_) => "error",
-        Outcome::Skipped(_) => "skipped",
-        Outcome::Unsupported(_) => "unsupported",
-        Outcome::Crash(_) => "crash",
-        Outcome::Timeout(_) => "timeout",
-        Outcome::ProtocolError(_) => "protocol-error",
-    };
+    let name = Verdict::of(outcome).map_or("output", Verdict::as_str);
     SideOutcome {
         outcome: name.to_owned(),
         output: match outcome {

@@ -44,3 +44,4 @@ pub use error::StartError;
 pub use oneshot::OneShotImplementation;
 pub use options::{SubprocessOptions, parse_duration, parse_size};
 pub use persistent::PersistentImplementation;
+pub(crate) use session::Health;

@@ -77,7 +77,7 @@ impl NormalizedEvent {
 
 /// What became of one input item or content block.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum ItemFate {
     /// It produced these events (indexes into the event list).
     Events(Vec<usize>),
     /// It produced nothing, deliberately, for this reason.
@@ -90,7 +90,7 @@ pub struct BlockDisposition {
     /// The block's `type` as it appeared (or a placeholder when absent).
     pub block_type: String,
     /// The events it produced, or why it was ignored.
-    pub outcome: Outcome,
+    pub outcome: ItemFate,
 }
 
 /// What became of one input item.
@@ -99,7 +99,7 @@ pub struct Disposition {
     /// The item's kind, e.g. `system/init` or `item/completed/agentMessage`.
     pub kind: String,
     /// The events it produced, or why it was ignored.
-    pub outcome: Outcome,
+    pub outcome: ItemFate,
     /// Per content block, for messages that carry a content array.
     pub blocks: Option<Vec<BlockDisposition>>,
 }
@@ -126,12 +126,12 @@ impl Disposition {
     }
 }
 
-fn insert_outcome(object: &mut Map<String, Value>, outcome: &Outcome) {
+fn insert_outcome(object: &mut Map<String, Value>, outcome: &ItemFate) {
     match outcome {
-        Outcome::Events(indexes) => {
+        ItemFate::Events(indexes) => {
             object.insert("events".to_owned(), indexes.iter().map(|&index| Value::from(index)).collect());
         }
-        Outcome::Ignored(reason) => {
+        ItemFate::Ignored(reason) => {
             object.insert("ignored".to_owned(), Value::from(reason.as_ref()));
         }
     }
@@ -262,12 +262,12 @@ pub fn put(data: &mut Map<String, Value>, key: &str, value: Option<Value>) {
 
 /// The events in `first..end`, or `ignored` with `reason` when the range is
 /// empty.
-pub fn outcome_since(first: usize, end: usize, reason: Cow<'static, str>) -> Outcome {
+pub fn outcome_since(first: usize, end: usize, reason: Cow<'static, str>) -> ItemFate {
     match (end > first, reason.is_empty()) {
-        (true, _) => Outcome::Events((first..end).collect()),
+        (true, _) => ItemFate::Events((first..end).collect()),
         // Every ignored item states a reason; a handler that expected to
         // emit but did not still gets one.
-        (false, true) => Outcome::Ignored(Cow::Borrowed("no event produced")),
-        (false, false) => Outcome::Ignored(reason),
+        (false, true) => ItemFate::Ignored(Cow::Borrowed("no event produced")),
+        (false, false) => ItemFate::Ignored(reason),
     }
 }

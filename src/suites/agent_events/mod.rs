@@ -18,7 +18,7 @@ mod wire;
 pub use bash::{FileRead, classify_bash_command, unwrap_shell_command};
 pub use codex_items::{ALREADY_STARTED, ItemKind, ItemStatus, ToolItem, ToolTracker, command_tool_name, tool_item};
 pub use event::{
-    BlockDisposition, Disposition, EventType, NormalizedEvent, Outcome, StreamOutput, delta_data, done_data,
+    BlockDisposition, Disposition, EventType, ItemFate, NormalizedEvent, StreamOutput, delta_data, done_data,
     error_data, outcome_since, put, session_ready_data, text_data, thinking_data,
 };
 pub use pointer_context::normalized_pointer_context;

@@ -3,7 +3,7 @@
 //! dropped without a reason.
 
 use super::kinds::{Route, kind_of, route};
-use super::model::{Container, Disposition, Model, Origin, Outcome, Part, Target, ToolState, Turn};
+use super::model::{Container, Disposition, MessageFate, Model, Origin, Part, Target, ToolState, Turn};
 use super::text_rules::Rule;
 use super::{notices, previews, snapshot, subagents, turns};
 use crate::suite_api::RuleTrace;
@@ -28,19 +28,19 @@ pub fn ingest(messages: &[Value], facts: StreamFacts, trace: &mut dyn RuleTrace)
     for (index, message) in messages.iter().enumerate() {
         let kind = kind_of(message);
         let outcome = match kind.as_str() {
-            "invalid" => Outcome::Ignored("not-an-object"),
-            "untyped" => Outcome::Ignored("no-type"),
+            "invalid" => MessageFate::Ignored("not-an-object"),
+            "untyped" => MessageFate::Ignored("no-type"),
             _ => match route(&kind) {
                 Some(route) => dispatch(&mut model, route, &kind, index, message, trace),
                 None => {
                     trace.hit("claude-display.kind.unknown-ignored");
-                    Outcome::Ignored("unknown-kind")
+                    MessageFate::Ignored("unknown-kind")
                 }
             },
         };
         let normalized = std::mem::take(&mut model.normalized);
         // An ignored frame stands for no normalized event.
-        let normalized = if matches!(outcome, Outcome::Ignored(_)) { Vec::new() } else { normalized };
+        let normalized = if matches!(outcome, MessageFate::Ignored(_)) { Vec::new() } else { normalized };
         model.dispositions.push(Disposition { kind, outcome, normalized });
     }
     model
@@ -53,7 +53,7 @@ fn dispatch(
     index: usize,
     message: &Value,
     trace: &mut dyn RuleTrace,
-) -> Outcome {
+) -> MessageFate {
     match route {
         Route::Assistant => turns::assistant(model, index, message, trace),
         Route::User => turns::user(model, index, message, trace),
@@ -62,18 +62,18 @@ fn dispatch(
             let updated_at = model.timestamp_of(index, message, trace);
             model.snapshot = Some(snapshot::from_init(message, updated_at));
             model.emit("session_init");
-            Outcome::To(vec![Target::Snapshot])
+            MessageFate::To(vec![Target::Snapshot])
         }
         Route::CommandsChanged => {
             let Some(names) = snapshot::command_names(message) else {
-                return Outcome::Ignored("malformed-message");
+                return MessageFate::Ignored("malformed-message");
             };
             let Some(current) = model.snapshot.as_mut() else {
-                return Outcome::Ignored("no-snapshot");
+                return MessageFate::Ignored("no-snapshot");
             };
             trace.hit("claude-display.snapshot.commands-changed");
             current.slash_commands = names;
-            Outcome::To(vec![Target::Snapshot])
+            MessageFate::To(vec![Target::Snapshot])
         }
         Route::Status => {
             model.emit("session_status");
@@ -84,7 +84,7 @@ fn dispatch(
                 current.permission_mode = mode.to_owned();
                 targets.push(Target::Snapshot);
             }
-            Outcome::To(targets)
+            MessageFate::To(targets)
         }
         Route::Result => {
             let is_error = message.get("is_error") == Some(&Value::Bool(true)) || kind.starts_with("result/error");
@@ -119,7 +119,7 @@ fn dispatch(
         Route::TaskUpdated => subagents::updated(model, message, trace),
         Route::StreamEvent => match turns::container_of(model, message, trace) {
             Ok(container) => previews::stream_event(model, container, message, trace),
-            Err(reason) => Outcome::Ignored(reason),
+            Err(reason) => MessageFate::Ignored(reason),
         },
         Route::ToolProgress => {
             let id = message.get("tool_use_id").and_then(Value::as_str);
@@ -127,7 +127,7 @@ fn dispatch(
                 (!state.is_settled()).then_some(ToolState::Running)
             });
             let elapsed = message.get("elapsed_time_seconds").filter(|value| value.is_number());
-            if let (Outcome::To(_), Some(call)) =
+            if let (MessageFate::To(_), Some(call)) =
                 (&outcome, id.and_then(|id| model.call_ids.get(id)).and_then(|&ix| model.calls.get_mut(ix)))
             {
                 model.normalized.push("tool_progress");
@@ -160,7 +160,7 @@ fn dispatch(
                 )
                 .then_some(ToolState::ApprovalDenied)
             });
-            if let (Outcome::To(_), Some(text), Some(call)) =
+            if let (MessageFate::To(_), Some(text), Some(call)) =
                 (&outcome, text, id.and_then(|id| model.call_ids.get(id)).and_then(|&ix| model.calls.get_mut(ix)))
             {
                 call.error_text = Some(text);
@@ -169,7 +169,7 @@ fn dispatch(
         }
         Route::Ignored(reason) => {
             trace.hit("claude-display.kind.ignored");
-            Outcome::Ignored(reason)
+            MessageFate::Ignored(reason)
         }
     }
 }
@@ -180,8 +180,8 @@ fn push_notice(model: &mut Model, notice: Value, rule: &'static str, trace: &mut
     Target::Notice { index: model.notices.len() - 1 }
 }
 
-fn notice(model: &mut Model, notice: Value, rule: &'static str, trace: &mut dyn RuleTrace) -> Outcome {
-    Outcome::To(vec![push_notice(model, notice, rule, trace)])
+fn notice(model: &mut Model, notice: Value, rule: &'static str, trace: &mut dyn RuleTrace) -> MessageFate {
+    MessageFate::To(vec![push_notice(model, notice, rule, trace)])
 }
 
 /// Moves the call named by `id` to the state `next` gives for its current
@@ -192,26 +192,26 @@ fn move_call(
     trace: &mut dyn RuleTrace,
     rule: &'static str,
     next: impl Fn(ToolState) -> Option<ToolState>,
-) -> Outcome {
+) -> MessageFate {
     let Some(id) = id else {
-        return Outcome::Ignored("malformed-message");
+        return MessageFate::Ignored("malformed-message");
     };
     let Some(call) = model.call_ids.get(id).and_then(|&ix| model.calls.get_mut(ix)) else {
-        return Outcome::Ignored("unknown-tool-call");
+        return MessageFate::Ignored("unknown-tool-call");
     };
     let Some(state) = next(call.state) else {
-        return Outcome::Ignored("tool-call-settled");
+        return MessageFate::Ignored("tool-call-settled");
     };
     trace.hit(rule);
     call.state = state;
-    Outcome::To(vec![Target::ToolCall { tool_call_id: id.to_owned() }])
+    MessageFate::To(vec![Target::ToolCall { tool_call_id: id.to_owned() }])
 }
 
 /// `control_response`: the client's answer to a `can_use_tool` prompt,
 /// found by request id (or the answer's `toolUseID`). `allow` lets the call
 /// run; `deny` denies it with the answer's message. Any other response
 /// belongs to the control protocol.
-fn permission_answer(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+fn permission_answer(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     let response = message.get("response");
     let answer = response.and_then(|r| r.get("response"));
     let behavior = answer.and_then(|a| a.get("behavior")).and_then(Value::as_str);
@@ -219,15 +219,15 @@ fn permission_answer(model: &mut Model, message: &Value, trace: &mut dyn RuleTra
     let by_request = request_id.and_then(|id| model.permission_requests.get(id)).copied();
     let by_tool = answer.and_then(|a| a.get("toolUseID")).and_then(Value::as_str).and_then(|id| model.call_ids.get(id));
     let (Some(behavior), Some(ix)) = (behavior, by_request.or(by_tool.copied())) else {
-        return Outcome::Ignored("control-protocol");
+        return MessageFate::Ignored("control-protocol");
     };
     let text = answer.and_then(|a| a.get("message")).and_then(Value::as_str).map(str::to_owned);
-    let Some(call) = model.calls.get_mut(ix) else { return Outcome::Ignored("unknown-tool-call") };
+    let Some(call) = model.calls.get_mut(ix) else { return MessageFate::Ignored("unknown-tool-call") };
     let next = match behavior {
         "allow" if !call.state.is_settled() => ToolState::Running,
         "deny" if !call.state.is_settled() => ToolState::ApprovalDenied,
-        "allow" | "deny" => return Outcome::Ignored("tool-call-settled"),
-        _ => return Outcome::Ignored("control-protocol"),
+        "allow" | "deny" => return MessageFate::Ignored("tool-call-settled"),
+        _ => return MessageFate::Ignored("control-protocol"),
     };
     trace.hit(if next == ToolState::Running {
         "claude-display.tool.approval-allowed"
@@ -238,15 +238,15 @@ fn permission_answer(model: &mut Model, message: &Value, trace: &mut dyn RuleTra
     if next == ToolState::ApprovalDenied {
         call.error_text = text;
     }
-    Outcome::To(vec![Target::ToolCall { tool_call_id: call.id.clone() }])
+    MessageFate::To(vec![Target::ToolCall { tool_call_id: call.id.clone() }])
 }
 
 /// `system/local_command_output`: the output of a local slash command, kept
 /// as a hidden synthetic assistant turn, like the `<local-command-stdout>`
 /// user records the text rules hide.
-fn local_command_output(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+fn local_command_output(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     let Some(content) = message.get("content").and_then(Value::as_str) else {
-        return Outcome::Ignored("malformed-message");
+        return MessageFate::Ignored("malformed-message");
     };
     trace.hit("claude-display.local-command-output");
     let rule = Rule::LocalCommandOutput;
@@ -260,5 +260,5 @@ fn local_command_output(model: &mut Model, index: usize, message: &Value, trace:
         message_id: None,
         seen_blocks: Vec::new(),
     };
-    Outcome::To(vec![model.push_turn(Container::Main, index, turn)])
+    MessageFate::To(vec![model.push_turn(Container::Main, index, turn)])
 }

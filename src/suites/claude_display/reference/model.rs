@@ -261,7 +261,7 @@ pub enum Target {
 
 /// What happened to one input message.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum MessageFate {
     /// It fed one or more tracks.
     To(Vec<Target>),
     /// It was deliberately not displayed, for this reason id.
@@ -272,7 +272,7 @@ pub enum Outcome {
 #[derive(Clone, Debug)]
 pub struct Disposition {
     pub kind: String,
-    pub outcome: Outcome,
+    pub outcome: MessageFate,
     /// The seed's stage-2 normalized event kinds the message stands for.
     pub normalized: Vec<&'static str>,
 }

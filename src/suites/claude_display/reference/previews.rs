@@ -11,15 +11,20 @@
 //! block of the same kind (the CLI sends the final frame of block `i` right
 //! after block `i`'s deltas, before `content_block_stop`).
 
-use super::model::{Container, Model, Outcome, Preview, PreviewBlock, PreviewPart, Target};
+use super::model::{Container, MessageFate, Model, Preview, PreviewBlock, PreviewPart, Target};
 use super::parts::{block_type, citation};
 use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
 /// A `stream_event` frame in `container`.
-pub fn stream_event(model: &mut Model, container: Container, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+pub fn stream_event(
+    model: &mut Model,
+    container: Container,
+    message: &Value,
+    trace: &mut dyn RuleTrace,
+) -> MessageFate {
     let Some(event) = message.get("event").filter(|event| event.is_object()) else {
-        return Outcome::Ignored("malformed-message");
+        return MessageFate::Ignored("malformed-message");
     };
     let frame_message_id = message.get("api_message_id").and_then(Value::as_str).map(str::to_owned);
     let index = crate::suites::js::js_uint(event.get("index"));
@@ -34,7 +39,7 @@ pub fn stream_event(model: &mut Model, container: Container, message: &Value, tr
             target(model, ix)
         }
         "content_block_start" => {
-            let Some(block) = event.get("content_block") else { return Outcome::Ignored("malformed-message") };
+            let Some(block) = event.get("content_block") else { return MessageFate::Ignored("malformed-message") };
             trace.hit("claude-display.preview.block-start");
             let ix = current(model, container, frame_message_id);
             let part = start_part(block);
@@ -43,11 +48,11 @@ pub fn stream_event(model: &mut Model, container: Container, message: &Value, tr
         }
         "content_block_delta" => {
             let Some(delta) = event.get("delta").filter(|delta| delta.is_object()) else {
-                return Outcome::Ignored("malformed-message");
+                return MessageFate::Ignored("malformed-message");
             };
             let ix = current(model, container, frame_message_id);
             if !apply_delta(&mut model.previews[ix], index, delta, trace) {
-                return Outcome::Ignored("unknown-stream-event");
+                return MessageFate::Ignored("unknown-stream-event");
             }
             match block_type(delta) {
                 "text_delta" => model.emit("assistant_text_delta"),
@@ -71,7 +76,7 @@ pub fn stream_event(model: &mut Model, container: Container, message: &Value, tr
             }
             outcome
         }
-        _ => Outcome::Ignored("unknown-stream-event"),
+        _ => MessageFate::Ignored("unknown-stream-event"),
     }
 }
 
@@ -100,9 +105,9 @@ fn current(model: &mut Model, container: Container, message_id: Option<String>) 
     open(model, container, message_id)
 }
 
-fn target(model: &Model, ix: usize) -> Outcome {
+fn target(model: &Model, ix: usize) -> MessageFate {
     let message_id = model.previews.get(ix).and_then(|preview| preview.message_id.clone());
-    Outcome::To(vec![Target::Preview { message_id }])
+    MessageFate::To(vec![Target::Preview { message_id }])
 }
 
 /// The preview part a `content_block_start` opens.

@@ -3,7 +3,7 @@
 //! `Part`, `ToolCall`, `SubagentRecord`, `SessionSnapshot`,
 //! `SystemNotice`). Optional fields are left out when unknown.
 
-use super::model::{Container, Model, Origin, Outcome, Part, PreviewPart, Snapshot, Target, Transcript, TurnIx};
+use super::model::{Container, MessageFate, Model, Origin, Part, PreviewPart, Snapshot, Target, Transcript, TurnIx};
 use serde_json::{Map, Value};
 
 /// The expected part of a case.
@@ -260,8 +260,8 @@ fn snapshot(snapshot: &Snapshot) -> Value {
 fn disposition(disposition: &super::model::Disposition) -> Value {
     let kind = Value::from(disposition.kind.as_str());
     match &disposition.outcome {
-        Outcome::Ignored(reason) => object(vec![("kind", kind), ("ignored", Value::from(*reason))]),
-        Outcome::To(targets) => {
+        MessageFate::Ignored(reason) => object(vec![("kind", kind), ("ignored", Value::from(*reason))]),
+        MessageFate::To(targets) => {
             let mut entries = vec![("kind", kind)];
             if !disposition.normalized.is_empty() {
                 entries.push(("normalized", Value::from(disposition.normalized.clone())));

@@ -13,18 +13,18 @@ use std::sync::LazyLock;
 
 /// What the CLI's text says happened to the call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum RefusalKind {
     /// Nobody allowed it: `approval-denied`.
     Refused,
     /// The user stopped it: `error`.
     Interrupted,
 }
 
-/// One row: its rule id, the verdict and the pattern (anchored at the start
+/// One row: its rule id, the kind and the pattern (anchored at the start
 /// of the trimmed text; what follows the pattern is free).
 struct Row {
     rule: &'static str,
-    verdict: Verdict,
+    kind: RefusalKind,
     pattern: &'static str,
 }
 
@@ -34,12 +34,12 @@ const ROWS: [Row; 4] = [
         // was NOT written to the file). STOP what you are doing…", or with the
         // user's feedback after "To tell you how to proceed, the user said:".
         rule: "claude-display.refusal.rejected",
-        verdict: Verdict::Refused,
+        kind: RefusalKind::Refused,
         pattern: r"The user doesn't want to proceed with this tool use\.",
     },
     Row {
         rule: "claude-display.refusal.prompt-aborted",
-        verdict: Verdict::Refused,
+        kind: RefusalKind::Refused,
         pattern: r"Permission prompt was aborted\.",
     },
     Row {
@@ -47,12 +47,12 @@ const ROWS: [Row; 4] = [
         // granted it yet." (also "to edit <path>", "to read <path>", "to use
         // <Tool>"): a prompt the session could not show.
         rule: "claude-display.refusal.not-granted",
-        verdict: Verdict::Refused,
+        kind: RefusalKind::Refused,
         pattern: r"Claude requested permissions? to [^\n]+, but you haven't granted it yet\.?",
     },
     Row {
         rule: "claude-display.refusal.interrupted",
-        verdict: Verdict::Interrupted,
+        kind: RefusalKind::Interrupted,
         pattern: r"\[Request interrupted by user(?: for tool use)?\]",
     },
 ];
@@ -62,12 +62,12 @@ static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 });
 
 /// The row an error result's text (or its `tool_use_result` sidecar string,
-/// with the CLI's `Error: ` prefix) matches: its rule id and verdict.
-pub fn classify(text: &str) -> Option<(&'static str, Verdict)> {
+/// with the CLI's `Error: ` prefix) matches: its rule id and kind.
+pub fn classify(text: &str) -> Option<(&'static str, RefusalKind)> {
     let text = text.trim_start();
     let text = text.strip_prefix("Error: ").unwrap_or(text);
     let position = PATTERNS.iter().position(|pattern| pattern.is_match(text))?;
-    ROWS.get(position).map(|row| (row.rule, row.verdict))
+    ROWS.get(position).map(|row| (row.rule, row.kind))
 }
 
 #[cfg(test)]
@@ -76,8 +76,7 @@ mod tests {
 
     #[test]
     fn each_row_matches_with_its_path_or_tool_varying() {
-        let refused =
-            |text: &str| classify(text).map(|(rule, verdict)| (rule.rsplit('.').next().unwrap_or(""), verdict));
+        let refused = |text: &str| classify(text).map(|(rule, kind)| (rule.rsplit('.').next().unwrap_or(""), kind));
         let cases = [
             ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. …).", "rejected"),
             ("Permission prompt was aborted.", "prompt-aborted"),
@@ -89,9 +88,12 @@ mod tests {
             ("Claude requested permissions to use WebFetch, but you haven't granted it yet.", "not-granted"),
         ];
         for (text, rule) in cases {
-            assert_eq!(refused(text), Some((rule, Verdict::Refused)), "{text}");
+            assert_eq!(refused(text), Some((rule, RefusalKind::Refused)), "{text}");
         }
-        assert_eq!(refused("[Request interrupted by user for tool use]"), Some(("interrupted", Verdict::Interrupted)));
+        assert_eq!(
+            refused("[Request interrupted by user for tool use]"),
+            Some(("interrupted", RefusalKind::Interrupted))
+        );
         // The wording is fixed: a different sentence, or the text later on, is no refusal.
         assert_eq!(classify("Claude requested permissions to write to /a"), None);
         assert_eq!(classify("exit 1: Permission prompt was aborted."), None);

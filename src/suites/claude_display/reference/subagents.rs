@@ -7,7 +7,7 @@
 //! the record's transcript (see `turns`); the three identifiers (tool use
 //! id, task id, parent tool use id) are kept apart.
 
-use super::model::{BackgroundTask, CallIx, Caller, Container, Model, Outcome, Subagent, Target};
+use super::model::{BackgroundTask, CallIx, Caller, Container, MessageFate, Model, Subagent, Target};
 use crate::suite_api::RuleTrace;
 use serde_json::{Map, Value};
 
@@ -19,17 +19,17 @@ fn str_field(message: &Value, key: &str) -> Option<String> {
 }
 
 /// `system/task_started`.
-pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     let Some(tool_use_id) = message.get("tool_use_id").and_then(Value::as_str) else {
-        return Outcome::Ignored("task-without-tool-call");
+        return MessageFate::Ignored("task-without-tool-call");
     };
     let Some(&ix) = model.call_ids.get(tool_use_id) else {
-        return Outcome::Ignored("unknown-tool-call");
+        return MessageFate::Ignored("unknown-tool-call");
     };
     let task_id = str_field(message, "task_id");
     let description = str_field(message, "description");
     if model.calls.get(ix).is_none_or(|call| call.caller != Caller::Subagent) {
-        let Some(task_id) = task_id else { return Outcome::Ignored("unknown-task") };
+        let Some(task_id) = task_id else { return MessageFate::Ignored("unknown-task") };
         trace.hit("claude-display.task.background-started");
         if model.mark_running(Container::Call(ix)) {
             trace.hit("claude-display.tool.subagent-running");
@@ -44,7 +44,7 @@ pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) ->
             summary: None,
             finished: false,
         });
-        return Outcome::To(vec![Target::ToolCall { tool_call_id: tool_use_id.to_owned() }]);
+        return MessageFate::To(vec![Target::ToolCall { tool_call_id: tool_use_id.to_owned() }]);
     }
     trace.hit("claude-display.task.started");
     model.emit("subtask_started");
@@ -67,36 +67,36 @@ pub fn started(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) ->
     if let Some(task_id) = task_id {
         model.task_ids.insert(task_id, ix);
     }
-    Outcome::To(vec![Target::ToolCall { tool_call_id: tool_use_id.to_owned() }])
+    MessageFate::To(vec![Target::ToolCall { tool_call_id: tool_use_id.to_owned() }])
 }
 
 /// `system/task_progress`.
-pub fn progress(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+pub fn progress(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     match owner(model, message) {
         Ok(Owner::Background(_)) => {
             trace.hit("claude-display.task.non-subagent-ignored");
-            Outcome::Ignored("task-progress-for-background-task")
+            MessageFate::Ignored("task-progress-for-background-task")
         }
         Ok(Owner::Subagent(ix)) => update_record(model, ix, message, trace, "claude-display.task.progress", |record| {
             if let Some(description) = message.get("description").and_then(Value::as_str) {
                 record.progress.push(description.to_owned());
             }
         }),
-        Err(reason) => Outcome::Ignored(reason),
+        Err(reason) => MessageFate::Ignored(reason),
     }
 }
 
 /// `system/task_updated`: a patch of the task's state; its `status` (one of
 /// the four task statuses) replaces the current one until a notification
 /// freezes the task.
-pub fn updated(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+pub fn updated(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     let status = message.pointer("/patch/status").and_then(Value::as_str).filter(|status| STATUSES.contains(status));
-    let Some(status) = status else { return Outcome::Ignored("task-bookkeeping") };
+    let Some(status) = status else { return MessageFate::Ignored("task-bookkeeping") };
     match owner(model, message) {
         Ok(Owner::Subagent(ix)) => {
             let record = model.ensure_subagent(ix);
             if record.finished {
-                return Outcome::Ignored("task-finished");
+                return MessageFate::Ignored("task-finished");
             }
             trace.hit("claude-display.task.updated");
             record.status = status.to_owned();
@@ -108,14 +108,14 @@ pub fn updated(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) ->
                 task.status = status.to_owned();
                 call_target(model, ix)
             }
-            _ => Outcome::Ignored("task-finished"),
+            _ => MessageFate::Ignored("task-finished"),
         },
-        Err(reason) => Outcome::Ignored(reason),
+        Err(reason) => MessageFate::Ignored(reason),
     }
 }
 
 /// `system/task_notification`.
-pub fn notification(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+pub fn notification(model: &mut Model, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     let status = message.get("status").and_then(Value::as_str);
     match owner(model, message) {
         Ok(Owner::Subagent(ix)) => {
@@ -125,7 +125,7 @@ pub fn notification(model: &mut Model, message: &Value, trace: &mut dyn RuleTrac
                 }
                 record.finished = true;
             });
-            if matches!(outcome, Outcome::To(_)) {
+            if matches!(outcome, MessageFate::To(_)) {
                 model.emit("subtask_finished");
             }
             outcome
@@ -140,9 +140,9 @@ pub fn notification(model: &mut Model, message: &Value, trace: &mut dyn RuleTrac
                 task.finished = true;
                 call_target(model, ix)
             }
-            _ => Outcome::Ignored("task-finished"),
+            _ => MessageFate::Ignored("task-finished"),
         },
-        Err(reason) => Outcome::Ignored(reason),
+        Err(reason) => MessageFate::Ignored(reason),
     }
 }
 
@@ -155,10 +155,10 @@ fn update_record(
     trace: &mut dyn RuleTrace,
     rule: &'static str,
     update: impl FnOnce(&mut Subagent),
-) -> Outcome {
+) -> MessageFate {
     let record = model.ensure_subagent(ix);
     if record.finished {
-        return Outcome::Ignored("task-finished");
+        return MessageFate::Ignored("task-finished");
     }
     trace.hit(rule);
     update(record);
@@ -169,10 +169,10 @@ fn update_record(
     call_target(model, ix)
 }
 
-fn call_target(model: &Model, ix: CallIx) -> Outcome {
+fn call_target(model: &Model, ix: CallIx) -> MessageFate {
     match model.calls.get(ix) {
-        Some(call) => Outcome::To(vec![Target::ToolCall { tool_call_id: call.id.clone() }]),
-        None => Outcome::Ignored("unknown-tool-call"),
+        Some(call) => MessageFate::To(vec![Target::ToolCall { tool_call_id: call.id.clone() }]),
+        None => MessageFate::Ignored("unknown-tool-call"),
     }
 }
 

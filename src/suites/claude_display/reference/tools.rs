@@ -6,7 +6,7 @@
 
 use super::model::{Caller, Skill, Subagent, ToolCall, ToolState, Transcript};
 use super::parts::content_text;
-use super::refusals::{self, Verdict};
+use super::refusals::{self, RefusalKind};
 use serde_json::Value;
 
 /// Tool names that run a sub-agent (`Task` is the older name of `Agent`).
@@ -235,8 +235,8 @@ const REJECTION_SIDECARS: [&str; 1] = ["User rejected tool use"];
 /// What the CLI's record in an error result says about the call: a refusal
 /// or an interruption (the rows of [`refusals`]), matched at the start of
 /// the result text or of the `tool_use_result` sidecar string. Returns the
-/// row's rule id and verdict.
-pub fn cli_refusal(block: &Value, sidecar: Option<&Value>) -> Option<(&'static str, Verdict)> {
+/// row's rule id and refusal kind.
+pub fn cli_refusal(block: &Value, sidecar: Option<&Value>) -> Option<(&'static str, RefusalKind)> {
     if block.get("is_error") != Some(&Value::Bool(true)) {
         return None;
     }
@@ -244,7 +244,7 @@ pub fn cli_refusal(block: &Value, sidecar: Option<&Value>) -> Option<(&'static s
     refusals::classify(&content_text(block.get("content"))).or_else(|| sidecar.and_then(refusals::classify)).or_else(
         || {
             let rejected = sidecar.is_some_and(|sidecar| REJECTION_SIDECARS.contains(&sidecar.trim()));
-            rejected.then_some(("claude-display.refusal.rejected", Verdict::Refused))
+            rejected.then_some(("claude-display.refusal.rejected", RefusalKind::Refused))
         },
     )
 }

@@ -11,9 +11,9 @@
 
 use super::classification::{Class, Place, classify, inferred_reason};
 use super::kinds::{ASSISTANT_BLOCKS, BlockRule, USER_BLOCKS, block_rule};
-use super::model::{Container, MAX_NESTING, Model, Origin, Outcome, Part, Target, Turn};
+use super::model::{Container, MAX_NESTING, MessageFate, Model, Origin, Part, Target, Turn};
 use super::parts::{block_part, block_text, block_type, content_blocks, data_part, source_ids, source_parts};
-use super::refusals::Verdict;
+use super::refusals::RefusalKind;
 use super::text_rules::{Rule, command_name, notification_summary, strip_envelopes};
 use super::tools::{ResultFacts, apply_result, cli_refusal, never_ran, open_call, rejected_by_meta, settle_subagent};
 use super::{previews, sidechains, skills};
@@ -90,10 +90,10 @@ fn tool_block_id(block: &Value) -> Option<&str> {
 }
 
 /// An `assistant` frame.
-pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     let (container, blocks) = match turn_frame(model, message, trace) {
         Ok(frame) => frame,
-        Err(reason) => return Outcome::Ignored(reason),
+        Err(reason) => return MessageFate::Ignored(reason),
     };
     if container != Container::Main {
         trace.hit("claude-display.subagent.nested-turn");
@@ -170,7 +170,7 @@ pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut d
         model.emit("error");
     }
     if fresh.is_empty() && settled.is_empty() && repeats > 0 {
-        return Outcome::Ignored("repeated-blocks");
+        return MessageFate::Ignored("repeated-blocks");
     }
     let mut targets = Vec::new();
     if let Some(turn) = extend.and_then(|ix| model.turns.get_mut(ix)) {
@@ -203,7 +203,7 @@ pub fn assistant(model: &mut Model, index: usize, message: &Value, trace: &mut d
         targets.push(target);
     }
     targets.extend(settled);
-    Outcome::To(targets)
+    MessageFate::To(targets)
 }
 
 /// A later copy of a tool block replaces the earlier one: the call takes the
@@ -223,10 +223,10 @@ fn replace_call_input(model: &mut Model, turn: Option<usize>, block: &Value, tar
 }
 
 /// A `user` frame.
-pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> Outcome {
+pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn RuleTrace) -> MessageFate {
     let (container, blocks) = match turn_frame(model, message, trace) {
         Ok(frame) => frame,
-        Err(reason) => return Outcome::Ignored(reason),
+        Err(reason) => return MessageFate::Ignored(reason),
     };
     if model.mark_running(container) {
         trace.hit("claude-display.tool.subagent-running");
@@ -243,7 +243,7 @@ pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn Ru
                 message.get("uuid").and_then(Value::as_str).is_some_and(|id| model.turn_ids.contains_key(id));
             if duplicate {
                 trace.hit("claude-display.user.replay-duplicate");
-                return Outcome::Ignored("replay-duplicate");
+                return MessageFate::Ignored("replay-duplicate");
             }
             trace.hit("claude-display.user.replay");
             (Origin::Replay, raw())
@@ -257,13 +257,13 @@ pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn Ru
                 trace.hit("claude-display.user.synthetic-flag");
                 if let Some(tool_call_id) = skills::attach_body(model, container, &blocks) {
                     trace.hit("claude-display.skill.body-attached");
-                    return Outcome::To(vec![Target::ToolCall { tool_call_id }]);
+                    return MessageFate::To(vec![Target::ToolCall { tool_call_id }]);
                 }
                 let last_command = model.transcript(container).and_then(|t| t.last_command.as_deref());
                 let skills = model.snapshot.as_ref().map(|s| s.skills.as_slice()).unwrap_or_default();
                 let reason = inferred_reason(&blocks, last_command, skills);
                 let origin = Origin::Synthetic { reason, rule: None };
-                return Outcome::To(vec![push_user(model, container, index, message, origin, raw(), trace)]);
+                return MessageFate::To(vec![push_user(model, container, index, message, origin, raw(), trace)]);
             };
             trace.hit(rule.trace_id());
             let origin = Origin::Synthetic { reason: rule.reason(), rule: Some(rule.id()) };
@@ -272,7 +272,7 @@ pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn Ru
                 let name = blocks.iter().filter_map(block_text).find_map(command_name);
                 model.transcript_mut(container).last_command = name;
             }
-            return Outcome::To(vec![target]);
+            return MessageFate::To(vec![target]);
         }
         Class::Notification => {
             trace.hit(Rule::TaskNotification.trace_id());
@@ -298,7 +298,7 @@ pub fn user(model: &mut Model, index: usize, message: &Value, trace: &mut dyn Ru
             (Origin::UserInput, real_parts(&blocks, trace))
         }
     };
-    Outcome::To(vec![push_user(model, container, index, message, origin, parts, trace)])
+    MessageFate::To(vec![push_user(model, container, index, message, origin, parts, trace)])
 }
 
 /// Pushes a user turn with the §11 envelope fields kept as metadata.
@@ -353,7 +353,7 @@ fn tool_return(
     message: &Value,
     blocks: &[Value],
     trace: &mut dyn RuleTrace,
-) -> Outcome {
+) -> MessageFate {
     let mut sidecar = message.get("tool_use_result").filter(|value| !value.is_null());
     let mut targets = Vec::new();
     let mut residue = Vec::new();
@@ -375,7 +375,7 @@ fn tool_return(
         if let Some((rule, _)) = refusal {
             trace.hit(rule);
         }
-        let by_text = refusal.is_some_and(|(_, verdict)| verdict == Verdict::Refused);
+        let by_text = refusal.is_some_and(|(_, kind)| kind == RefusalKind::Refused);
         if by_text {
             trace.hit("claude-display.tool.rejected-by-user");
         }
@@ -398,5 +398,5 @@ fn tool_return(
     if settled.is_some() {
         skills::note_return(model, container, settled);
     }
-    Outcome::To(targets)
+    MessageFate::To(targets)
 }

@@ -10,7 +10,7 @@ use super::kinds::{KindRule, Role, UNKNOWN_BLOCK, UNKNOWN_KIND, block_rule, mess
 use super::sidechains::Sidechains;
 use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::agent_events::{
-    BlockDisposition, Disposition, EventType, InvalidItemRules, Outcome, StreamOutput, decode_object, delta_data,
+    BlockDisposition, Disposition, EventType, InvalidItemRules, ItemFate, StreamOutput, decode_object, delta_data,
     done_data, error_data, outcome_since, put, session_ready_data, text_data,
 };
 use crate::suites::js::{non_empty_str, or, truthy};
@@ -155,7 +155,7 @@ impl ClaudeNormalizer {
                 trace.hit("claude.end.completed");
                 if let Some(final_text) = final_text {
                     let index = self.out.push(EventType::Result, text_data(&final_text.text));
-                    self.set_outcome(final_text.disposition, Outcome::Events(vec![index]));
+                    self.set_outcome(final_text.disposition, ItemFate::Events(vec![index]));
                 }
                 self.out.push(EventType::Done, done_data(false));
             }
@@ -163,7 +163,7 @@ impl ClaudeNormalizer {
                 trace.hit("claude.end.aborted");
                 if let Some(final_text) = final_text {
                     let reason = "the run was aborted, so no final result is emitted";
-                    self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
+                    self.set_outcome(final_text.disposition, ItemFate::Ignored(Cow::Borrowed(reason)));
                 }
                 self.out.push(EventType::Done, done_data(true));
             }
@@ -171,7 +171,7 @@ impl ClaudeNormalizer {
                 trace.hit("claude.end.error");
                 if let Some(final_text) = final_text {
                     let reason = "the run failed, so no final result is emitted";
-                    self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
+                    self.set_outcome(final_text.disposition, ItemFate::Ignored(Cow::Borrowed(reason)));
                 }
                 self.out.push(EventType::Error, error_data(message, None));
             }
@@ -179,14 +179,14 @@ impl ClaudeNormalizer {
                 trace.hit("claude.stream.cut-off");
                 if let Some(final_text) = final_text {
                     let reason = "the stream was cut off, so no final result is emitted";
-                    self.set_outcome(final_text.disposition, Outcome::Ignored(Cow::Borrowed(reason)));
+                    self.set_outcome(final_text.disposition, ItemFate::Ignored(Cow::Borrowed(reason)));
                 }
             }
         }
         self.out
     }
 
-    fn set_outcome(&mut self, disposition: usize, outcome: Outcome) {
+    fn set_outcome(&mut self, disposition: usize, outcome: ItemFate) {
         if let Some(entry) = self.out.dispositions.get_mut(disposition) {
             entry.outcome = outcome;
         }
@@ -241,7 +241,7 @@ impl ClaudeNormalizer {
     }
 
     fn ignore(&mut self, kind: String, reason: Cow<'static, str>) {
-        self.out.record(Disposition { kind, outcome: Outcome::Ignored(reason), blocks: None });
+        self.out.record(Disposition { kind, outcome: ItemFate::Ignored(reason), blocks: None });
     }
 
     /// `system/init` → `session_ready` with the adapter's and the provider's
@@ -317,7 +317,7 @@ impl ClaudeNormalizer {
                 if seen.iter().any(|earlier| repeats(earlier, block)) {
                     trace.hit("claude.assistant.repeated-block");
                     dispositions
-                        .push(BlockDisposition { block_type, outcome: Outcome::Ignored(Cow::Borrowed(REPEATED)) });
+                        .push(BlockDisposition { block_type, outcome: ItemFate::Ignored(Cow::Borrowed(REPEATED)) });
                     continue;
                 }
                 seen.push(block.clone());
@@ -552,7 +552,7 @@ impl ClaudeNormalizer {
             trace.hit("claude.result.final-text");
             if let Some(previous) = self.final_text.take() {
                 trace.hit("claude.result.superseded");
-                self.set_outcome(previous.disposition, Outcome::Ignored(Cow::Borrowed(SUPERSEDED)));
+                self.set_outcome(previous.disposition, ItemFate::Ignored(Cow::Borrowed(SUPERSEDED)));
             }
             let disposition = self.out.dispositions.len();
             self.final_text = Some(FinalText { disposition, text: text.to_owned() });
@@ -577,7 +577,7 @@ impl ClaudeNormalizer {
         put(&mut data, "tool_name", tool_name);
         put(&mut data, "tool_input", request.and_then(|r| r.get("input")).cloned());
         let index = self.out.push(EventType::PermissionRequest, data);
-        self.out.record(Disposition { kind, outcome: Outcome::Events(vec![index]), blocks: None });
+        self.out.record(Disposition { kind, outcome: ItemFate::Events(vec![index]), blocks: None });
     }
 
     /// The client's `control_response` to a permission prompt →
@@ -743,9 +743,9 @@ fn transcript_user_entry(message: &Map<String, Value>, content: Option<&Value>) 
 fn prompt_block_disposition(block: &Value, event: usize) -> BlockDisposition {
     let block_type = block.get("type").and_then(Value::as_str).unwrap_or("(none)").to_owned();
     let outcome = if block_type == "text" {
-        Outcome::Events(vec![event])
+        ItemFate::Events(vec![event])
     } else {
-        Outcome::Ignored(Cow::Borrowed("the user's own input (text, media, echoed history), not agent output"))
+        ItemFate::Ignored(Cow::Borrowed("the user's own input (text, media, echoed history), not agent output"))
     };
     BlockDisposition { block_type, outcome }
 }

@@ -6,7 +6,7 @@
 //! permission prompts under the session's policy.
 
 use super::session::{
-    SessionParams, StepOutput, Verdict, answered_verdict, automatic_verdict, capabilities, session_info,
+    PermissionDecision, SessionParams, StepOutput, answered_decision, automatic_decision, capabilities, session_info,
 };
 use crate::suite_api::RuleTrace;
 use crate::suites::claude_events::reference::{ClaudeNormalizer, End};
@@ -273,8 +273,8 @@ impl ClaudeAdapter {
         }
         out.event(id, "permission_request", data);
         let command = if tool == "Bash" { input.get("command").and_then(Value::as_str).unwrap_or("") } else { "" };
-        match automatic_verdict(&session.params, &tool, command, trace) {
-            Some(verdict) => answer(id, &tool, &input, &verdict, out, trace),
+        match automatic_decision(&session.params, &tool, command, trace) {
+            Some(decision) => answer(id, &tool, &input, &decision, out, trace),
             None => run.asks.push((tool, input)),
         }
         Ok(())
@@ -297,8 +297,8 @@ impl ClaudeAdapter {
             return Ok(());
         };
         trace.hit("session.approval.answer");
-        let verdict = answered_verdict(step)?;
-        answer(id, &tool, &input, &verdict, out, trace);
+        let decision = answered_decision(step)?;
+        answer(id, &tool, &input, &decision, out, trace);
         Ok(())
     }
 
@@ -346,19 +346,26 @@ fn forward(run: &mut Run, id: &str, out: &mut StepOutput) {
 
 /// Writes the callback's result (`{behavior: "allow", updatedInput}` or
 /// `{behavior: "deny", message, interrupt?}`) and resolves the prompt.
-fn answer(id: &str, tool: &str, input: &Value, verdict: &Verdict, out: &mut StepOutput, trace: &mut dyn RuleTrace) {
-    let result = match verdict {
-        Verdict::Allow => {
+fn answer(
+    id: &str,
+    tool: &str,
+    input: &Value,
+    decision: &PermissionDecision,
+    out: &mut StepOutput,
+    trace: &mut dyn RuleTrace,
+) {
+    let result = match decision {
+        PermissionDecision::Allow => {
             trace.hit("session.approval.allowed");
             // `input ?? {}`: a missing or null input becomes an empty object.
             let updated = if input.is_null() { json!({}) } else { input.clone() };
             json!({"behavior": "allow", "updatedInput": updated})
         }
-        Verdict::Deny { reason, interrupt: true } => {
+        PermissionDecision::Deny { reason, interrupt: true } => {
             trace.hit("session.approval.denied-interrupt");
             json!({"behavior": "deny", "message": reason, "interrupt": true})
         }
-        Verdict::Deny { reason, .. } => {
+        PermissionDecision::Deny { reason, .. } => {
             trace.hit("session.approval.denied");
             json!({"behavior": "deny", "message": reason})
         }
@@ -366,6 +373,6 @@ fn answer(id: &str, tool: &str, input: &Value, verdict: &Verdict, out: &mut Step
     out.writes.push(json!({"canUseTool": result}));
     let mut data = Map::new();
     data.insert("tool_name".to_owned(), Value::from(tool));
-    data.insert("allowed".to_owned(), Value::Bool(verdict.allowed()));
+    data.insert("allowed".to_owned(), Value::Bool(decision.allowed()));
     out.event(id, "permission_resolved", data);
 }

@@ -10,7 +10,7 @@
 
 use super::session::SessionParams;
 use super::session::{
-    StepOutput, Verdict, answered_verdict, automatic_verdict, capabilities, required_str, session_info,
+    PermissionDecision, StepOutput, answered_decision, automatic_decision, capabilities, required_str, session_info,
 };
 use crate::json::to_compact_string;
 use crate::suite_api::RuleTrace;
@@ -428,8 +428,8 @@ impl CodexAdapter {
             out.event(id, "permission_resolved", data);
             return Ok(());
         }
-        let verdict = answered_verdict(step)?;
-        self.answer_approval(id, &ask.id, &ask.method, &verdict, out, trace);
+        let decision = answered_decision(step)?;
+        self.answer_approval(id, &ask.id, &ask.method, &decision, out, trace);
         Ok(())
     }
 
@@ -716,8 +716,8 @@ impl CodexAdapter {
         trace: &mut dyn RuleTrace,
     ) {
         let Some(session) = self.session(session_id) else { return };
-        match automatic_verdict(&session.params, tool, command, trace) {
-            Some(verdict) => self.answer_approval(session_id, id, method, &verdict, out, trace),
+        match automatic_decision(&session.params, tool, command, trace) {
+            Some(decision) => self.answer_approval(session_id, id, method, &decision, out, trace),
             None => session.asks.push(OpenAsk { id: id.clone(), method: method.to_owned() }),
         }
     }
@@ -729,25 +729,25 @@ impl CodexAdapter {
         session_id: &str,
         id: &Value,
         method: &str,
-        verdict: &Verdict,
+        decision: &PermissionDecision,
         out: &mut StepOutput,
         trace: &mut dyn RuleTrace,
     ) {
         let legacy = matches!(method, "execCommandApproval" | "applyPatchApproval");
-        let decision = match (verdict, legacy) {
-            (Verdict::Allow, false) => json!("accept"),
-            (Verdict::Allow, true) => json!("approved"),
-            (Verdict::Deny { interrupt: true, .. }, false) => json!("cancel"),
-            (Verdict::Deny { interrupt: true, .. }, true) => json!("abort"),
-            (Verdict::Deny { .. }, false) => json!("decline"),
-            (Verdict::Deny { reason, .. }, true) => json!({"denied": {"rejection": reason}}),
+        let wire_decision = match (decision, legacy) {
+            (PermissionDecision::Allow, false) => json!("accept"),
+            (PermissionDecision::Allow, true) => json!("approved"),
+            (PermissionDecision::Deny { interrupt: true, .. }, false) => json!("cancel"),
+            (PermissionDecision::Deny { interrupt: true, .. }, true) => json!("abort"),
+            (PermissionDecision::Deny { .. }, false) => json!("decline"),
+            (PermissionDecision::Deny { reason, .. }, true) => json!({"denied": {"rejection": reason}}),
         };
-        trace.hit(match verdict {
-            Verdict::Allow => "session.approval.allowed",
-            Verdict::Deny { interrupt: true, .. } => "session.approval.denied-interrupt",
-            Verdict::Deny { .. } => "session.approval.denied",
+        trace.hit(match decision {
+            PermissionDecision::Allow => "session.approval.allowed",
+            PermissionDecision::Deny { interrupt: true, .. } => "session.approval.denied-interrupt",
+            PermissionDecision::Deny { .. } => "session.approval.denied",
         });
-        let answer = json!({"decision": decision});
+        let answer = json!({"decision": wire_decision});
         Self::respond(out, id, answer.clone());
         if let Some(session) = self.session(session_id) {
             feed(session, session_id, &json!({"client": {"id": id, "result": answer}}), out, trace);

@@ -87,7 +87,7 @@ impl SessionParams {
 
 /// What an adapter decided about one permission prompt.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum PermissionDecision {
     /// The tool may run.
     Allow,
     /// It may not, for `reason`; `interrupt` also stops the turn.
@@ -99,21 +99,21 @@ pub enum Verdict {
     },
 }
 
-impl Verdict {
+impl PermissionDecision {
     /// Whether the tool may run.
     pub fn allowed(&self) -> bool {
-        matches!(self, Verdict::Allow)
+        matches!(self, PermissionDecision::Allow)
     }
 }
 
-/// The automatic verdict for a prompt about `tool` running `command`, or
+/// The automatic decision for a prompt about `tool` running `command`, or
 /// `None` when the session asks the user.
-pub fn automatic_verdict(
+pub fn automatic_decision(
     params: &SessionParams,
     tool: &str,
     command: &str,
     trace: &mut dyn RuleTrace,
-) -> Option<Verdict> {
+) -> Option<PermissionDecision> {
     match params.approvals {
         Approvals::Ask => {
             trace.hit("session.approval.ask");
@@ -121,30 +121,32 @@ pub fn automatic_verdict(
         }
         Approvals::ApproveAll => {
             trace.hit("session.approval.approve-all");
-            Some(Verdict::Allow)
+            Some(PermissionDecision::Allow)
         }
         Approvals::Policy => {
             trace.hit("session.approval.policy");
             // The policy's own rule ids belong to the tool-policy suite.
             let decision = is_allowed(tool, command, params.mode, &mut NoTrace);
             Some(match decision.reason {
-                None => Verdict::Allow,
-                Some(reason) => Verdict::Deny { reason: reason.to_owned(), interrupt: params.interrupt_on_deny },
+                None => PermissionDecision::Allow,
+                Some(reason) => {
+                    PermissionDecision::Deny { reason: reason.to_owned(), interrupt: params.interrupt_on_deny }
+                }
             })
         }
     }
 }
 
-/// The user's `answer` step as a verdict (`message` defaults to the seed's
+/// The user's `answer` step as a decision (`message` defaults to the seed's
 /// "Not allowed by policy").
-pub fn answered_verdict(step: &Map<String, Value>) -> Result<Verdict, String> {
+pub fn answered_decision(step: &Map<String, Value>) -> Result<PermissionDecision, String> {
     let allow = step.get("allow").and_then(Value::as_bool).ok_or("an answer needs a boolean `allow`")?;
     if allow {
-        return Ok(Verdict::Allow);
+        return Ok(PermissionDecision::Allow);
     }
     let reason = step.get("message").and_then(Value::as_str).unwrap_or("Not allowed by policy").to_owned();
     let interrupt = step.get("interrupt").and_then(Value::as_bool).unwrap_or(false);
-    Ok(Verdict::Deny { reason, interrupt })
+    Ok(PermissionDecision::Deny { reason, interrupt })
 }
 
 /// What one step made the adapter do.

@@ -29,19 +29,19 @@ const WRAPPERS: [(&str, &str); 4] = [
 
 /// The outcome of one fold step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum PatchResult {
     /// The fold produced a new session.
     Applied,
     /// Nothing render-relevant changed; the cached session is kept.
     Unchanged,
 }
 
-impl Verdict {
+impl PatchResult {
     /// The fixture spelling (`"applied"` / `"unchanged"`).
     pub fn as_str(self) -> &'static str {
         match self {
-            Verdict::Applied => "applied",
-            Verdict::Unchanged => "unchanged",
+            PatchResult::Applied => "applied",
+            PatchResult::Unchanged => "unchanged",
         }
     }
 }

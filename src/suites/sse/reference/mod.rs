@@ -22,7 +22,7 @@ pub use rule_ids::RULES;
 use crate::suite_api::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 
-pub use fold::{Verdict, fold_step};
+pub use fold::{PatchResult, fold_step};
 
 /// The fixtureVersions this reference implements.
 pub const VERSIONS: &[u32] = &[1, 2];
@@ -68,9 +68,9 @@ fn replay(input: &Value, version: u32, trace: &mut dyn RuleTrace) -> Result<Valu
         let verdict = match fold_step(&session, &patch, trace) {
             Some(next) => {
                 session = next;
-                Verdict::Applied
+                PatchResult::Applied
             }
-            None => Verdict::Unchanged,
+            None => PatchResult::Unchanged,
         };
         verdicts.push(Value::from(verdict.as_str()));
         // Provenance: the patch's rules decided its verdict and the session.
