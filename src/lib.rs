@@ -8,8 +8,9 @@
 //!                                   implementation)
 //! ```
 //!
-//! * [`fixture`] finds fixture files (one folder per suite) and loads them;
-//!   [`validate`] checks each against its suite's embedded JSON Schema.
+//! * [`fixture`] finds fixture files (one folder per suite) and loads them,
+//!   checking each against its suite's embedded JSON Schema ([`schema`]);
+//!   [`validate`] is that check over a whole selection.
 //! * [`run`] hands each case's input to an [`implementation`] (the in-process
 //!   reference of a suite or an external program) on parallel workers.
 //! * [`compare`] judges outputs by canonical equality ([`json`] writes the
@@ -18,7 +19,7 @@
 //!   Markdown and HTML output; [`baseline`] reclassifies known failures and
 //!   [`report_diff`] compares two runs.
 //!
-//! [`suite`] is the contract every suite fulfils; [`suites`] holds the suites,
+//! [`suite_api`] is the contract every suite fulfils; [`suites`] holds the suites,
 //! one folder each (its `Suite` impl, reference, capture importers and docs),
 //! and the registry that lists them.
 //!
@@ -57,6 +58,7 @@ pub mod report;
 pub mod report_diff;
 pub mod review;
 pub mod run;
+pub mod schema;
 pub mod suite_api;
 pub mod suites;
 pub mod upgrade;

@@ -150,5 +150,5 @@ pub fn assemble(suite: &dyn Suite, document: &Value, input: &Value, expected: &V
 /// Whether `input` with the reference's `expected` makes a valid fixture.
 pub(crate) fn is_valid_case(suite: &dyn Suite, seed: &Seed, input: &Value, expected: &Value) -> bool {
     let Ok(document) = assemble(suite, &seed.document, input, expected) else { return false };
-    crate::validate::is_schema_valid(suite, seed.version, &document) && suite.split(&document).is_ok()
+    crate::schema::is_schema_valid(suite, seed.version, &document) && suite.split(&document).is_ok()
 }

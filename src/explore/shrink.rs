@@ -365,7 +365,7 @@ fn pending_fixture(
     let document = assemble(suite, &Value::Object(document), input, &expected)?;
     let text = crate::json::to_canonical_string(&document);
     let target = options.pending_dir.join(suite.name()).join(format!("{slug}.json"));
-    let problems = crate::validate::schema_errors(suite, seed.version, &document, &text, &target);
+    let problems = crate::schema::schema_errors(suite, seed.version, &document, &text, &target);
     if let Some(problem) = problems.first() {
         return Err(format!("the reduced input is not a valid fixture: {problem}"));
     }

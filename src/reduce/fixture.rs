@@ -8,7 +8,7 @@ use crate::error::FixtureError;
 use crate::fixture::{FixtureStatus, LoadedFixture};
 use crate::implementation::Implementation;
 use crate::json;
-use crate::validate::schema_errors;
+use crate::schema::schema_errors;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

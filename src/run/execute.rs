@@ -335,7 +335,7 @@ pub fn run(
                 let slot = match task {
                     Task::Case(slot) => slot,
                     Task::PrepareSchema(suite, version) => {
-                        crate::validate::prepare_schema(suite, version);
+                        crate::schema::prepare_schema(suite, version);
                         continue;
                     }
                 };

@@ -1,9 +1,8 @@
-//! Validation of fixture documents: JSON Schema checks against each suite's
-//! embedded schema, with every problem located by pointer, line and column;
-//! and the check of a whole selection that `conform validate` prints.
+//! The check of a whole selection of fixture documents that `conform
+//! validate` prints: each loaded (parsed, named, versioned and checked
+//! against its suite's schema, see [`crate::schema`]) and its problems
+//! counted.
 
 mod fixtures;
-mod schema;
 
 pub use fixtures::{Validation, validate_fixtures};
-pub use schema::{compile_schema, is_schema_valid, prepare_schema, schema_errors};

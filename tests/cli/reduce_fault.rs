@@ -114,7 +114,7 @@ fn a_mishandled_message_kind_reduces_to_at_most_three_messages() -> Result<(), B
         reduced_document(suite, &json!({"fixtureVersion": 1, "name": "x", "description": "x"}), "x", "x", &reduction)
             .map_err(|e| e.to_string())?;
     let text = conform::json::to_canonical_string(&document);
-    assert!(conform::validate::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
+    assert!(conform::schema::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
     eprintln!(
         "drops-tool-errors: 200 → {after} messages, {} → {} input bytes ({} removed) in {} runs",
         reduction.bytes.0,
@@ -326,7 +326,7 @@ fn cut_off_streams_reduce_and_stay_cut_off() -> Result<(), Box<dyn std::error::E
         .map_err(|e| e.to_string())?;
         assert_eq!(document["expected"]["unfinished"], true, "{fixture}");
         let text = conform::json::to_canonical_string(&document);
-        assert!(conform::validate::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
+        assert!(conform::schema::schema_errors(suite, 1, &document, &text, Path::new("x.json")).is_empty());
         let passes = oracle(&reduction.input, &mut NoTrace).map_err(|e| e.to_string())?;
         assert_eq!(passes, document["expected"], "{fixture}: the reference passes the reduced case");
         let case = CaseRequest { suite: suite_name, fixture: "x", fixture_version: 1, input: &reduction.input };
@@ -405,7 +405,7 @@ fn a_reduced_pagination_case_keeps_the_members_its_schema_requires() -> Result<(
     assert!(rows[0].get("content").is_some(), "{}", reduction.input);
     let document = reduced_document(suite, &envelope, "window-reduced", "Reduced.", &reduction)?;
     let text = conform::json::to_canonical_string(&document);
-    let problems = conform::validate::schema_errors(suite, 1, &document, &text, Path::new("window-reduced.json"));
+    let problems = conform::schema::schema_errors(suite, 1, &document, &text, Path::new("window-reduced.json"));
     assert!(problems.is_empty(), "{problems:?}");
     Ok(())
 }

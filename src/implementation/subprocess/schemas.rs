@@ -6,7 +6,7 @@
 //! these schemas as well, so an adapter author sees both the rule and the
 //! exact place it was broken. Tests keep the two checks in agreement.
 
-use crate::validate::compile_schema;
+use crate::schema::compile_schema;
 use jsonschema::Validator;
 use serde_json::Value;
 use std::sync::OnceLock;

@@ -1,4 +1,8 @@
-//! Embedded JSON Schemas, compiled once per suite.
+//! The suites' embedded JSON Schemas, compiled once per suite and schema:
+//! whether a document fits, and its problems located by pointer, line and
+//! column. Loading a fixture, the subprocess protocol, capture, reduce,
+//! explore and upgrade all check documents through it; `validate` is the
+//! command that checks a whole selection.
 
 use crate::error::FixtureError;
 use crate::json::pointer::locate_nearest;
