@@ -9,7 +9,10 @@ mod regular;
 mod shown;
 mod temporaries;
 
-pub use regular::{DEFAULT_MAX_FILE_BYTES, FileKind, ReadError, max_file_bytes, read_limited, set_max_file_bytes};
+pub use regular::{
+    Bound, DEFAULT_MAX_FILE_BYTES, FIXTURE_SIZE_FLAG, FileKind, ReadError, max_file_bytes, read_limited,
+    set_max_file_bytes,
+};
 pub use shown::{ShowPath, Shown, one_line};
 pub use temporaries::{is_temporary_name, remove_live_and_exit, sweep_leftovers, try_remove_live};
 

@@ -288,7 +288,7 @@ impl Baseline {
         let read_error = |message: String| BaselineError::Read { path: path.to_owned(), message };
         // Only a regular file within the fixture size limit (a FIFO or a
         // device named as a baseline is refused at once).
-        let bytes = crate::files::read_limited(path, crate::files::max_file_bytes())
+        let bytes = crate::files::read_limited(path, crate::files::Bound::fixture())
             .map_err(|err| read_error(err.to_string()))?;
         let text = String::from_utf8(bytes).map_err(|err| read_error(format!("not UTF-8: {err}")))?;
         Baseline::parse(&text, path)

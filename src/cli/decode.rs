@@ -39,7 +39,7 @@ pub fn execute(args: DecodeArgs) -> anyhow::Result<i32> {
         let text = super::adapter::read_stdin_within(limit).context("cannot read stdin")?;
         (text, "stdin".to_owned())
     } else {
-        let bytes = conform::files::read_limited(&args.input, limit)
+        let bytes = conform::files::read_limited(&args.input, conform::files::Bound::fixture())
             .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", args.input.shown()))?;
         let text = String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8", args.input.shown()))?;
         (text, args.input.shown().to_string())

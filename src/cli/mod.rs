@@ -48,6 +48,10 @@ struct Cli {
     #[arg(long, global = true, value_name = "SIZE", env = "CONFORM_MAX_FIXTURE_SIZE", default_value = "64MiB",
           value_parser = implementation::size)]
     max_fixture_size: u64,
+    /// Largest JSON report read back (compare, baseline write, report merge and html); larger ones are refused unread.
+    #[arg(long, global = true, value_name = "SIZE", env = "CONFORM_MAX_REPORT_SIZE", default_value = "4GiB",
+          value_parser = implementation::size)]
+    max_report_size: u64,
     /// Most JSON values one parsed document (fixture, reply, decode or adapter input) may hold.
     #[arg(long, global = true, value_name = "N", env = "CONFORM_MAX_JSON_VALUES",
           default_value_t = conform::json::DEFAULT_MAX_VALUES, value_parser = clap::value_parser!(u64).range(1..))]
@@ -116,6 +120,7 @@ pub fn main() -> i32 {
     quiet_on_broken_pipe();
     interrupt::install();
     conform::files::set_max_file_bytes(cli.max_fixture_size);
+    conform::report::set_max_report_bytes(cli.max_report_size);
     conform::json::set_max_values(cli.max_json_values);
     let worker =
         std::thread::Builder::new().name("conform".to_owned()).stack_size(MAIN_STACK_BYTES).spawn(

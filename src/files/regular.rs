@@ -31,6 +31,36 @@ pub fn set_max_file_bytes(bytes: u64) {
     MAX_FILE_BYTES.store(bytes, Ordering::Relaxed);
 }
 
+/// What raises the fixture size limit, named when a file is over it.
+pub const FIXTURE_SIZE_FLAG: &str = "--max-fixture-size or CONFORM_MAX_FIXTURE_SIZE";
+
+/// The most bytes [`read_limited`] reads of a file, and what raises that
+/// bound, so that a file over it is refused with the right remedy: the
+/// fixture limit for fixtures, `--max-report-size` for reports, nothing for
+/// a fixed bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// The most bytes read.
+    pub bytes: u64,
+    /// The flag (and environment variable) that raises it, if any.
+    pub raised_by: Option<&'static str>,
+}
+
+impl Bound {
+    /// The fixture size limit ([`max_file_bytes`]), raised by
+    /// [`FIXTURE_SIZE_FLAG`]: for fixtures, baselines and decode input.
+    pub fn fixture() -> Self {
+        Bound { bytes: max_file_bytes(), raised_by: Some(FIXTURE_SIZE_FLAG) }
+    }
+}
+
+/// A fixed bound that no flag raises.
+impl From<u64> for Bound {
+    fn from(bytes: u64) -> Self {
+        Bound { bytes, raised_by: None }
+    }
+}
+
 /// What a path is once symlinks are resolved, for discovery's notes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
@@ -118,6 +148,8 @@ pub enum ReadError {
         size: u64,
         /// The limit in bytes.
         limit: u64,
+        /// What raises the limit, if anything does.
+        raised_by: Option<&'static str>,
     },
     /// Opening or reading failed.
     Io(io::Error),
@@ -127,19 +159,22 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::NotRegular(kind) => write!(f, "{}, not a regular file: not read", kind.describe()),
-            ReadError::TooLarge { size, limit } => write!(
-                f,
-                "{size} bytes, over the limit of {limit} bytes: not read (--max-fixture-size or \
-                 CONFORM_MAX_FIXTURE_SIZE raise it)"
-            ),
+            ReadError::TooLarge { size, limit, raised_by: Some(flag) } => {
+                write!(f, "{size} bytes, over the limit of {limit} bytes: not read ({flag} raise it)")
+            }
+            ReadError::TooLarge { size, limit, raised_by: None } => {
+                write!(f, "{size} bytes, over the limit of {limit} bytes: not read")
+            }
             ReadError::Io(err) => write!(f, "{err}"),
         }
     }
 }
 
-/// Reads a regular file of at most `limit` bytes. Never blocks on a FIFO
-/// and never reads more than `limit + 1` bytes, whatever the file is.
-pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+/// Reads a regular file of at most `limit` bytes (a [`Bound`], or a fixed
+/// number of bytes). Never blocks on a FIFO and never reads more than
+/// `limit + 1` bytes, whatever the file is.
+pub fn read_limited(path: &Path, limit: impl Into<Bound>) -> Result<Vec<u8>, ReadError> {
+    let Bound { bytes: limit, raised_by } = limit.into();
     let file = open_without_blocking(path).map_err(ReadError::Io)?;
     let metadata = file.metadata().map_err(ReadError::Io)?;
     let kind = FileKind::from_metadata(&metadata);
@@ -147,13 +182,13 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::NotRegular(kind));
     }
     if metadata.len() > limit {
-        return Err(ReadError::TooLarge { size: metadata.len(), limit });
+        return Err(ReadError::TooLarge { size: metadata.len(), limit, raised_by });
     }
     let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
     // The file may grow between the check and the read.
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
     if bytes.len() as u64 > limit {
-        return Err(ReadError::TooLarge { size: bytes.len() as u64, limit });
+        return Err(ReadError::TooLarge { size: bytes.len() as u64, limit, raised_by });
     }
     Ok(bytes)
 }
@@ -182,8 +217,13 @@ mod tests {
         std::fs::write(&path, "{}\n").unwrap();
         assert_eq!(read_limited(&path, 3).unwrap(), b"{}\n");
         let err = read_limited(&path, 2).unwrap_err();
-        assert!(matches!(err, ReadError::TooLarge { size: 3, limit: 2 }), "{err:?}");
-        assert!(err.to_string().contains("--max-fixture-size"), "{err}");
+        assert!(matches!(err, ReadError::TooLarge { size: 3, limit: 2, raised_by: None }), "{err:?}");
+        assert!(!err.to_string().contains("--max"), "a fixed bound names no flag: {err}");
+        let err = read_limited(&path, Bound { bytes: 2, raised_by: Some(FIXTURE_SIZE_FLAG) }).unwrap_err();
+        assert!(
+            err.to_string().ends_with("not read (--max-fixture-size or CONFORM_MAX_FIXTURE_SIZE raise it)"),
+            "{err}"
+        );
     }
 
     #[cfg(unix)]

@@ -112,12 +112,19 @@ pub struct BaselineSummary {
 }
 
 impl BaselineSummary {
-    /// The entry that turned fixture `id` into `xfail` or `xpass` (or kept
-    /// it `skipped`, or saw it fail differently).
-    pub fn entry_of(&self, id: &str) -> Option<&EntryOutcome> {
-        self.entries
-            .iter()
-            .find(|e| e.expected.iter().chain(&e.passed).any(|c| c == id) || e.changed.iter().any(|c| c.id == id))
+    /// For every case an entry names, the entry that turned it into `xfail`
+    /// or `xpass` (or kept it `skipped`, or saw it fail differently): the
+    /// first such entry, found in one lookup per case (a search of every
+    /// entry per case would be quadratic in a large baseline).
+    pub fn entries_by_case(&self) -> HashMap<&str, &EntryOutcome> {
+        let mut entries = HashMap::new();
+        for entry in &self.entries {
+            let named = entry.expected.iter().chain(&entry.passed).map(String::as_str);
+            for id in named.chain(entry.changed.iter().map(|c| c.id.as_str())) {
+                entries.entry(id).or_insert(entry);
+            }
+        }
+        entries
     }
 
     /// The verdict an expected failure had before the baseline excused it.
@@ -138,8 +145,8 @@ impl BaselineSummary {
         verdicts
     }
 
-    /// The ids of every case an entry names ([`BaselineSummary::entry_of`]
-    /// is `Some` for exactly these).
+    /// The ids of every case an entry names (the keys of
+    /// [`BaselineSummary::entries_by_case`]).
     pub fn listed_cases(&self) -> HashSet<&str> {
         let mut listed = HashSet::new();
         for entry in &self.entries {
@@ -157,5 +164,47 @@ impl BaselineSummary {
     /// Whether any entry fails the run.
     pub fn fails_run(&self) -> bool {
         self.entries.iter().any(|e| e.status.fails_run())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, expected: &[&str], passed: &[&str], changed: &[&str]) -> EntryOutcome {
+        EntryOutcome {
+            id: id.to_owned(),
+            verdict: Verdict::Fail,
+            reason: String::new(),
+            issue: None,
+            expires: None,
+            line: 1,
+            status: EntryStatus::Active,
+            expected: expected.iter().map(|id| (*id).to_owned()).collect(),
+            passed: passed.iter().map(|id| (*id).to_owned()).collect(),
+            changed: changed.iter().map(|id| ChangedCase { id: (*id).to_owned(), verdict: Verdict::Crash }).collect(),
+        }
+    }
+
+    #[test]
+    fn each_named_case_maps_to_the_first_entry_naming_it() {
+        let summary = BaselineSummary {
+            path: "known-failures.toml".to_owned(),
+            today: "2026-01-01".to_owned(),
+            implementation: None,
+            entries: vec![
+                entry("chat/a*", &["chat/a1"], &["chat/a2"], &["chat/a3"]),
+                entry("chat/*", &["chat/a1", "chat/b"], &[], &[]),
+            ],
+        };
+        let entries = summary.entries_by_case();
+        let named = |id: &str| entries.get(id).map(|entry| entry.id.as_str());
+        assert_eq!(named("chat/a1"), Some("chat/a*"), "the first entry wins");
+        assert_eq!(named("chat/a2"), Some("chat/a*"));
+        assert_eq!(named("chat/a3"), Some("chat/a*"));
+        assert_eq!(named("chat/b"), Some("chat/*"));
+        assert_eq!(named("chat/c"), None);
+        let keys: HashSet<&str> = entries.keys().copied().collect();
+        assert_eq!(keys, summary.listed_cases());
     }
 }

@@ -44,7 +44,10 @@ pub use model::{
 pub use palette::{Palette, visible_controls};
 pub use pretty::{PrettyOptions, write_pretty};
 pub use progress::{PLAIN_INTERVAL, Progress};
-pub use read::{ReportReadError, newer_reports_beside, parse_report, read_report};
+pub use read::{
+    DEFAULT_MAX_REPORT_BYTES, REPORT_SIZE_FLAG, ReportReadError, max_report_bytes, newer_reports_beside, parse_report,
+    read_report, set_max_report_bytes,
+};
 pub use signature::Signature;
 
 use std::io;

@@ -4,6 +4,7 @@
 use super::model::{REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use thiserror::Error;
 
 /// A JSON report that cannot be used.
@@ -44,14 +45,32 @@ pub fn read_report(path: &Path) -> Result<RunReport, ReportReadError> {
     let read_error = |message: String| ReportReadError::Read { path: path.to_owned(), message };
     // Only a regular file, and within a bound: a FIFO or `/dev/zero` named
     // as a report is refused at once instead of blocking or filling memory.
-    let bytes = crate::files::read_limited(path, MAX_REPORT_BYTES).map_err(|err| read_error(err.to_string()))?;
+    let bound = crate::files::Bound { bytes: max_report_bytes(), raised_by: Some(REPORT_SIZE_FLAG) };
+    let bytes = crate::files::read_limited(path, bound).map_err(|err| read_error(err.to_string()))?;
     let text = String::from_utf8(bytes).map_err(|err| read_error(format!("not UTF-8: {err}")))?;
     parse_report(&text, path)
 }
 
-/// The largest JSON report read back: 200,000 cases at their bound in
-/// [`super::limits`] fit many times over.
-pub const MAX_REPORT_BYTES: u64 = 4 << 30;
+/// The default largest JSON report read back: 200,000 cases at their bound
+/// in [`super::limits`] fit many times over.
+pub const DEFAULT_MAX_REPORT_BYTES: u64 = 4 << 30;
+
+/// What raises the report size limit, named when a report is over it.
+pub const REPORT_SIZE_FLAG: &str = "--max-report-size or CONFORM_MAX_REPORT_SIZE";
+
+static MAX_REPORT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_REPORT_BYTES);
+
+/// The largest JSON report [`read_report`] reads (`--max-report-size`,
+/// `CONFORM_MAX_REPORT_SIZE`, else [`DEFAULT_MAX_REPORT_BYTES`]).
+pub fn max_report_bytes() -> u64 {
+    MAX_REPORT_BYTES.load(Ordering::Relaxed)
+}
+
+/// Sets [`max_report_bytes`] for the rest of the process (the command line
+/// does this once, from its flag).
+pub fn set_max_report_bytes(bytes: u64) {
+    MAX_REPORT_BYTES.store(bytes, Ordering::Relaxed);
+}
 
 #[cfg(all(test, unix))]
 mod tests {
@@ -68,6 +87,18 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
         let err = read_report(&fifo).unwrap_err().to_string();
         assert!(err.contains("a FIFO (named pipe), not a regular file"), "{err}");
+    }
+
+    #[test]
+    fn a_report_over_the_limit_names_the_flag_that_raises_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("conform-report.json");
+        // Sparse: nothing is written, and nothing is read.
+        std::fs::File::create(&path).unwrap().set_len(DEFAULT_MAX_REPORT_BYTES + 1).unwrap();
+        let err = read_report(&path).unwrap_err().to_string();
+        assert!(err.contains("4294967297 bytes, over the limit of 4294967296 bytes"), "{err}");
+        assert!(err.ends_with("(--max-report-size or CONFORM_MAX_REPORT_SIZE raise it)"), "{err}");
+        assert!(!err.contains("fixture"), "{err}");
     }
 }
 

@@ -5,6 +5,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+#[cfg(unix)]
+mod bounded_readers;
 mod canonical_inputs;
 mod cli_conventions;
 mod cli_core;
@@ -55,6 +57,8 @@ fn main() {
     ];
     #[cfg(unix)]
     modules.push(interrupts::trials);
+    #[cfg(unix)]
+    modules.push(bounded_readers::trials);
     if std::env::var_os(trial_harness::DEMO).is_some() {
         modules = vec![trial_harness::demo_trials];
     }

@@ -1,6 +1,7 @@
 //! The HTML report of one run: header, tiles, suites, notices, baseline,
 //! clusters and the case list, one function per section.
 
+use super::super::baseline_summary::{BaselineSummary, EntryOutcome};
 use super::super::cluster::headline;
 use super::super::escape::escape_html as escape;
 use super::super::html_json::{Side, render_diff, render_marked, render_plain_json};
@@ -254,8 +255,9 @@ fn case_list(page: &mut String, report: &RunReport) {
     page.push_str("<section id=\"cases\"><h2>Cases</h2>");
     filters(page, &present, &[]);
     page.push_str("<div id=\"case-list\">");
+    let entries = report.baseline.as_ref().map(BaselineSummary::entries_by_case).unwrap_or_default();
     for case in &report.cases {
-        case_entry(page, case, report);
+        case_entry(page, case, entries.get(case.id.as_str()).copied());
     }
     page.push_str("</div>");
     page.push_str("<p class=\"legend\">marked paths: <span class=\"hl-changed\">changed</span><span class=\"hl-missing\">missing from the output</span><span class=\"hl-extra\">unexpected in the output</span></p></section>");
@@ -263,7 +265,7 @@ fn case_list(page: &mut String, report: &RunReport) {
 
 /// One case: a plain row when it passed, else a collapsible entry with its
 /// evidence, one section after the other.
-fn case_entry(page: &mut String, case: &CaseReport, report: &RunReport) {
+fn case_entry(page: &mut String, case: &CaseReport, entry: Option<&EntryOutcome>) {
     let message = case.message.as_deref().unwrap_or("");
     let text = format!("{} {}", case.id, message).to_lowercase();
     let head = case_head(case, message);
@@ -279,7 +281,7 @@ fn case_entry(page: &mut String, case: &CaseReport, report: &RunReport) {
     }
     let _ = write!(page, "<details {attributes}><summary>{head}</summary><div class=\"body\">");
     case_file(page, case);
-    case_baseline_note(page, case, report);
+    case_baseline_note(page, entry);
     case_message(page, case, message);
     case_problems(page, case);
     case_differences(page, case);
@@ -312,8 +314,8 @@ fn case_file(page: &mut String, case: &CaseReport) {
 }
 
 /// The baseline entry that excused (or expected) this case, if any.
-fn case_baseline_note(page: &mut String, case: &CaseReport, report: &RunReport) {
-    let Some(entry) = report.baseline.as_ref().and_then(|b| b.entry_of(&case.id)) else { return };
+fn case_baseline_note(page: &mut String, entry: Option<&EntryOutcome>) {
+    let Some(entry) = entry else { return };
     let _ = write!(
         page,
         "<div class=\"known-note\">baseline entry <code>{}</code> expects <b>{}</b>: {}{}</div>",
