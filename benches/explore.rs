@@ -53,6 +53,7 @@ fn adapter(jobs: usize) -> PersistentImplementation {
         budget: Budget::Count(jobs as u64 * 4),
         jobs,
         any_json: false,
+        in_contract: false,
         max_clusters: 0,
         cancel: None,
     };
@@ -84,7 +85,7 @@ fn summary() {
     let pools = [chat_pool()];
     println!("chat: {} seed fixtures", pools[0].seeds.len());
     // The generator alone, on one thread: the harness's own share.
-    let generator = Generator { pool: &pools[0], seed: 1, any_json: false };
+    let generator = Generator { pool: &pools[0], seed: 1, any_json: false, in_contract: false };
     let started = std::time::Instant::now();
     for index in 0..INPUTS {
         black_box(generator.generate(index));
@@ -98,6 +99,7 @@ fn summary() {
             budget: Budget::Count(INPUTS),
             jobs,
             any_json: false,
+            in_contract: false,
             max_clusters: 0,
             cancel: None,
         };
@@ -118,7 +120,7 @@ fn summary() {
 fn bench(c: &mut Criterion) {
     summary();
     let pools = [chat_pool()];
-    let generator = Generator { pool: &pools[0], seed: 2, any_json: false };
+    let generator = Generator { pool: &pools[0], seed: 2, any_json: false, in_contract: false };
     let mut index = 0u64;
     c.bench_function("explore/generate-chat-input", |b| {
         b.iter(|| {

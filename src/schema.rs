@@ -2,11 +2,12 @@
 //! whether a document fits, and its problems located by pointer, line and
 //! column. Loading a fixture, the subprocess protocol, capture, reduce,
 //! explore and upgrade all check documents through it; `validate` is the
-//! command that checks a whole selection.
+//! command that checks a whole selection. And the wire schemas built from
+//! them, which tell in-contract inputs from robustness ones.
 
 use crate::error::FixtureError;
 use crate::json::pointer::locate_nearest;
-use crate::suite_api::Suite;
+use crate::suite_api::{Contract, Suite};
 use jsonschema::Validator;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -41,6 +42,48 @@ fn validator_for(suite: &dyn Suite, version: u32) -> Result<Arc<Validator>, Stri
         Arc::clone(map.entry((suite.name(), schema.as_ptr() as usize)).or_default())
     };
     cell.get_or_init(|| compile_schema(schema).map(Arc::new)).clone()
+}
+
+/// Compiled wire schemas (see [`crate::suite_api::wire`]) by suite name and
+/// version, each built and compiled once, on first use; `None` when the
+/// suite states no wire contract.
+type WireCache = Mutex<HashMap<(&'static str, u32), Arc<OnceLock<Result<Option<Arc<Validator>>, String>>>>>;
+
+fn wire_validator_for(suite: &dyn Suite, version: u32) -> Result<Option<Arc<Validator>>, String> {
+    static CACHE: OnceLock<WireCache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let cell = {
+        let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Arc::clone(map.entry((suite.name(), version)).or_default())
+    };
+    cell.get_or_init(|| {
+        let Some(wire) = suite.wire_schema() else { return Ok(None) };
+        let document =
+            suite.schema_for(version).ok_or_else(|| format!("it has no schema for fixtureVersion {version}"))?;
+        let schema = wire.build(document)?;
+        jsonschema::draft202012::new(&schema)
+            .map(|validator| Some(Arc::new(validator)))
+            .map_err(|err| format!("the wire schema does not compile: {err}"))
+    })
+    .clone()
+}
+
+/// Whether `input` is one a real hub can send: valid against `suite`'s wire
+/// schema for `version` ([`Contract::InContract`]) or not
+/// ([`Contract::Robustness`]). A suite that states no wire contract, or whose
+/// wire schema cannot be built (a test checks every bundled one builds),
+/// counts every input in contract.
+pub fn input_contract(suite: &dyn Suite, version: u32, input: &Value) -> Contract {
+    match wire_validator_for(suite, version) {
+        Ok(Some(validator)) if !validator.is_valid(input) => Contract::Robustness,
+        _ => Contract::InContract,
+    }
+}
+
+/// Why `suite`'s wire schema for `version` cannot be built or compiled, if it
+/// cannot.
+pub fn wire_schema_problem(suite: &dyn Suite, version: u32) -> Option<String> {
+    wire_validator_for(suite, version).err()
 }
 
 /// Compiles the schema of `suite`'s documents of `version` now, unless it
@@ -97,4 +140,34 @@ fn one_line(message: &str) -> String {
     }
     let cut: String = flat.chars().take(MAX_MESSAGE_CHARS).collect();
     format!("{cut}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every suite's wire schema builds and compiles for every version it
+    /// reads, and it agrees with the bundled fixtures: an input is outside
+    /// it exactly when its document is marked as a robustness case (the
+    /// only documents whose schema admits inputs no hub sends).
+    #[test]
+    fn wire_schemas_compile_and_tell_the_robustness_fixtures_apart() {
+        for suite in crate::suites::all() {
+            for version in suite.readable_versions() {
+                assert_eq!(wire_schema_problem(*suite, version), None, "{} v{version}", suite.name());
+            }
+        }
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let corpus = crate::fixture::load_corpus(&[root], &Default::default()).unwrap_or_else(|err| panic!("{err}"));
+        let mut robustness = 0;
+        for fixture in &corpus.fixtures {
+            let (Some(parts), Some(document)) = (fixture.parts(), &fixture.document) else { continue };
+            let marked = document.get("robustness") == Some(&Value::Bool(true));
+            robustness += usize::from(marked);
+            let contract = input_contract(fixture.suite, fixture.version.unwrap_or(1), &parts.input);
+            let wanted = if marked { Contract::Robustness } else { Contract::InContract };
+            assert_eq!(contract, wanted, "{}", fixture.id);
+        }
+        assert!(robustness >= 3, "the bundled robustness fixtures are found ({robustness})");
+    }
 }

@@ -42,6 +42,10 @@ pub struct ExploreArgs {
     /// Also keep generated inputs that are not valid cases (schema-invalid, or the reference rejects them).
     #[arg(long)]
     any_json: bool,
+    /// Send only inputs a real hub can send: generated inputs outside the suite's wire schema are dropped (and
+    /// counted), and robustness seeds left out.
+    #[arg(long)]
+    in_contract: bool,
     /// Report format (repeatable): pretty goes to stdout, the others to files in --out [default: pretty, json].
     #[arg(long = "format", value_enum, value_name = "FORMAT")]
     formats: Vec<FormatChoice>,
@@ -118,7 +122,11 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         bail!("no selected suite can be explored: none has a ready fixture to seed from and a reference to judge by");
     }
     if let Some(replay) = &args.replay {
-        return replay_input(&pools, replay, seed, args.any_json);
+        let mut pools = pools;
+        if args.in_contract {
+            conform::explore::keep_in_contract_seeds(&mut pools);
+        }
+        return replay_input(&pools, replay, seed, args.any_json, args.in_contract);
     }
     if args.implementation.external.impl_cmd.is_none() && args.against_cmd.is_none() {
         bail!(
@@ -156,6 +164,7 @@ impl ExploreArgs {
             },
             jobs: conform::workers::jobs_or_cores(self.jobs),
             any_json: self.any_json,
+            in_contract: self.in_contract,
             max_clusters: self.max_clusters,
             max_tests: self.max_tests,
             max_pending: self.max_pending,
@@ -242,7 +251,7 @@ fn clock_seed() -> u64 {
     (now.as_nanos() as u64 ^ u64::from(std::process::id())) & 0xFFFF_FFFF
 }
 
-fn replay_input(pools: &[SeedPool], replay: &str, seed: u64, any_json: bool) -> anyhow::Result<i32> {
+fn replay_input(pools: &[SeedPool], replay: &str, seed: u64, any_json: bool, in_contract: bool) -> anyhow::Result<i32> {
     let (suite, index) = replay
         .split_once('#')
         .and_then(|(suite, index)| Some((suite, index.parse::<u64>().ok()?)))
@@ -251,10 +260,13 @@ fn replay_input(pools: &[SeedPool], replay: &str, seed: u64, any_json: bool) -> 
         .iter()
         .find(|pool| pool.suite.name() == suite)
         .with_context(|| format!("--replay `{replay}`: suite `{suite}` is not among the explored suites"))?;
-    let generator = Generator { pool, seed, any_json };
+    let generator = Generator { pool, seed, any_json, in_contract };
     match generator.generate(index) {
         Generated::Input(candidate) => {
-            eprintln!("seed {seed}, input {suite}#{index} from {}", pool.seeds[candidate.seed].id);
+            eprintln!(
+                "seed {seed}, input {suite}#{index} from {} ({})",
+                pool.seeds[candidate.seed].id, candidate.contract
+            );
             for step in &candidate.path {
                 eprintln!("  {}", conform::report::visible_controls(step));
             }

@@ -8,7 +8,7 @@ use super::generate::{Candidate, Generated, Generator};
 use super::judge::{ClusterKey, JudgedCase, Judgement, judge_case};
 use super::seeds::SeedPool;
 use crate::implementation::{CaseRequest, Implementation, Outcome, ReferenceImplementation};
-use crate::suite_api::ReferenceFailure;
+use crate::suite_api::{Contract, ReferenceFailure};
 use crate::workers::{jobs_or_cores, spawn_workers};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -94,6 +94,8 @@ pub struct ExploreOptions<'a> {
     pub jobs: usize,
     /// Keep inputs that are not valid cases.
     pub any_json: bool,
+    /// Drop inputs outside the suites' wire contracts (`--in-contract`).
+    pub in_contract: bool,
     /// Stop once this many distinct clusters are found (0: no limit).
     pub max_clusters: usize,
     /// Set from another thread (Ctrl-C) to stop early.
@@ -137,6 +139,11 @@ pub struct SuiteTally {
     pub diverged: u64,
     /// Inputs a side declined or does not implement.
     pub unjudged: u64,
+    /// Of the judged, those outside the suite's wire contract (robustness).
+    pub robustness: u64,
+    /// Draws outside the wire contract dropped before being sent
+    /// (`--in-contract`).
+    pub dropped: u64,
     /// Divergences in clusters beyond [`MAX_CLUSTERS_PER_SUITE`].
     pub overflow: u64,
     /// Where the time went.
@@ -151,6 +158,8 @@ impl SuiteTally {
         self.agreed += other.agreed;
         self.diverged += other.diverged;
         self.unjudged += other.unjudged;
+        self.robustness += other.robustness;
+        self.dropped += other.dropped;
         self.overflow += other.overflow;
         self.times.add(&other.times);
     }
@@ -171,6 +180,16 @@ pub struct Example {
     pub path: Vec<String>,
     /// Compact JSON bytes of the input (smaller examples are kept).
     pub size: usize,
+    /// Whether a real hub can send it.
+    pub contract: Contract,
+}
+
+impl Example {
+    /// Which of two examples a cluster keeps: an in-contract one before a
+    /// robustness one, then the smaller, then the earlier.
+    fn rank(&self) -> (Contract, usize, u64) {
+        (self.contract, self.size, self.index)
+    }
 }
 
 /// Divergences that share a cluster key, in one suite.
@@ -182,10 +201,22 @@ pub struct FoundCluster {
     pub key: ClusterKey,
     /// How many inputs showed it.
     pub count: u64,
+    /// How many of those are in the suite's wire contract.
+    pub in_contract: u64,
     /// The smallest input number that showed it.
     pub first_index: u64,
-    /// The smallest example (by size, then input number).
+    /// The smallest example (in-contract first, then by size, then input
+    /// number).
     pub smallest: Example,
+}
+
+impl FoundCluster {
+    /// In contract when any of its inputs is (a real hub can make the
+    /// implementation show it), robustness when every input is outside the
+    /// wire contract.
+    pub fn contract(&self) -> Contract {
+        if self.in_contract > 0 { Contract::InContract } else { Contract::Robustness }
+    }
 }
 
 /// Why the exploration ended before its budget.
@@ -204,7 +235,8 @@ pub enum Stop {
 pub struct Exploration {
     /// Per pool, in pool order.
     pub tallies: Vec<SuiteTally>,
-    /// Every cluster, by pool, then most frequent first, then label.
+    /// Every cluster, by pool, then in-contract before robustness, then most
+    /// frequent first, then label.
     pub clusters: Vec<FoundCluster>,
     /// Why it stopped early, if it did.
     pub stopped: Option<Stop>,
@@ -317,13 +349,15 @@ fn run_one(
     state: &mut WorkerState,
 ) -> Result<Option<Vec<ClusterKey>>, Stop> {
     let pool = &pools[pool_index];
-    let generator = Generator { pool, seed: options.seed, any_json: options.any_json };
+    let generator =
+        Generator { pool, seed: options.seed, any_json: options.any_json, in_contract: options.in_contract };
     let mut times = PhaseTimes::default();
     let clock = Instant::now();
-    let generated = generator.generate(index);
+    let (generated, dropped) = generator.generate_counting(index);
     times.generate = elapsed_ns(clock);
     let tally = &mut state.tallies[pool_index];
     tally.generated += 1;
+    tally.dropped += u64::from(dropped);
     let candidate = match generated {
         Generated::Input(candidate) => candidate,
         Generated::Rejected => {
@@ -349,6 +383,9 @@ fn run_one(
     let case = JudgedCase { suite: pool.suite, version: pool.seeds[candidate.seed].version, input: &candidate.input };
     let judgement = judge_case(case, &subject_outcome, &against_outcome);
     let tally = &mut state.tallies[pool_index];
+    if candidate.contract.is_robustness() && !matches!(judgement, Judgement::Unjudged) {
+        tally.robustness += 1;
+    }
     let mut diverged = None;
     match judgement {
         Judgement::Agree => {
@@ -360,21 +397,30 @@ fn run_one(
             tally.judged += 1;
             tally.diverged += 1;
             let size = crate::json::to_compact_string(&candidate.input).len();
+            let rank = (candidate.contract, size, index);
+            let in_contract = u64::from(!candidate.contract.is_robustness());
             let clusters = &mut state.clusters[pool_index];
             for key in &keys {
                 let room = clusters.len() < MAX_CLUSTERS_PER_SUITE;
                 match clusters.get_mut(key) {
                     Some(cluster) => {
                         cluster.count += 1;
+                        cluster.in_contract += in_contract;
                         cluster.first_index = cluster.first_index.min(index);
-                        if (size, index) < (cluster.smallest.size, cluster.smallest.index) {
+                        if rank < cluster.smallest.rank() {
                             cluster.smallest = example(&candidate, size);
                         }
                     }
                     None if room => {
                         let smallest = example(&candidate, size);
-                        let cluster =
-                            FoundCluster { pool: pool_index, key: key.clone(), count: 1, first_index: index, smallest };
+                        let cluster = FoundCluster {
+                            pool: pool_index,
+                            key: key.clone(),
+                            count: 1,
+                            in_contract,
+                            first_index: index,
+                            smallest,
+                        };
                         clusters.insert(key.clone(), cluster);
                     }
                     None => tally.overflow += 1,
@@ -395,6 +441,7 @@ fn example(candidate: &Candidate, size: usize) -> Example {
         input: candidate.input.clone(),
         path: candidate.path.clone(),
         size,
+        contract: candidate.contract,
     }
 }
 
@@ -417,8 +464,9 @@ fn merge(pools: usize, states: Vec<WorkerState>) -> (Vec<SuiteTally>, Vec<FoundC
                 match merged[pool].get_mut(&key) {
                     Some(kept) => {
                         kept.count += cluster.count;
+                        kept.in_contract += cluster.in_contract;
                         kept.first_index = kept.first_index.min(cluster.first_index);
-                        if (cluster.smallest.size, cluster.smallest.index) < (kept.smallest.size, kept.smallest.index) {
+                        if cluster.smallest.rank() < kept.smallest.rank() {
                             kept.smallest = cluster.smallest;
                         }
                     }
@@ -433,7 +481,9 @@ fn merge(pools: usize, states: Vec<WorkerState>) -> (Vec<SuiteTally>, Vec<FoundC
     let mut clusters: Vec<FoundCluster> = Vec::new();
     for map in merged {
         let mut list: Vec<FoundCluster> = map.into_values().collect();
-        list.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.key.cmp(&b.key)));
+        list.sort_by(|a, b| {
+            a.contract().cmp(&b.contract()).then_with(|| b.count.cmp(&a.count)).then_with(|| a.key.cmp(&b.key))
+        });
         clusters.extend(list);
     }
     (tallies, clusters)
@@ -494,6 +544,7 @@ mod tests {
                 budget: Budget::Count(400),
                 jobs,
                 any_json: false,
+                in_contract: false,
                 max_clusters: 0,
                 cancel: None,
             };
@@ -513,6 +564,79 @@ mod tests {
         assert_eq!(one.stopped, None);
     }
 
+    /// The chat reference, except that it gets `hasReadyEvent` wrong on
+    /// every input outside the wire contract, and `latestUsage` on one
+    /// in-contract input in 97 (by input number): a robustness bug that
+    /// shows far more often than an in-contract one.
+    struct RobustnessBug;
+
+    impl Implementation for RobustnessBug {
+        fn info(&self) -> ImplementationInfo {
+            ImplementationInfo { name: "robustness-bug".into(), ..AllowsDigits.info() }
+        }
+
+        fn run_case(&self, request: &CaseRequest<'_>) -> CaseRun {
+            let suite = crate::suites::find(request.suite).unwrap_or_else(|| unreachable!());
+            let run = ReferenceImplementation.run_case(request);
+            let Outcome::Output(mut output) = run.outcome else { return run };
+            let index: u64 = request.fixture.trim_start_matches("explore-").parse().unwrap_or(1);
+            if crate::schema::input_contract(suite, request.fixture_version, request.input).is_robustness() {
+                output["hasReadyEvent"] = Value::from(!output["hasReadyEvent"].as_bool().unwrap_or(false));
+            } else if index.is_multiple_of(97) {
+                output["latestUsage"] = serde_json::json!({"planted": true});
+            }
+            Outcome::Output(output).into()
+        }
+    }
+
+    #[test]
+    fn a_cluster_of_robustness_inputs_is_labelled_so_and_ordered_after_in_contract_ones() {
+        let suite = crate::suites::find("chat").unwrap_or_else(|| unreachable!());
+        let corpus = crate::fixture::load_corpus(
+            &[std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/chat")],
+            &Default::default(),
+        )
+        .unwrap_or_else(|err| panic!("{err}"));
+        let pools = [SeedPool::of(suite, &corpus.fixtures)];
+        let options = ExploreOptions {
+            seed: 5,
+            budget: Budget::Count(600),
+            jobs: 2,
+            any_json: false,
+            in_contract: false,
+            max_clusters: 0,
+            cancel: None,
+        };
+        let found = explore(&pools, Party::Implementation(&RobustnessBug), Party::Reference, &options);
+        let tally = &found.tallies[0];
+        assert!(tally.robustness > 0 && tally.robustness < tally.judged, "{tally:?}");
+        let summary: Vec<(String, Contract, u64, u64)> =
+            found.clusters.iter().map(|c| (c.key.label(), c.contract(), c.count, c.in_contract)).collect();
+        // The planted bugs show as clusters named by the rule the reference
+        // traces the value to, or by pointer: every one of them in contract
+        // or robustness throughout, in-contract ones first.
+        let split = summary.iter().position(|c| c.1 == Contract::Robustness).unwrap_or(summary.len());
+        let (in_contract, robustness) = summary.split_at(split);
+        assert!(!in_contract.is_empty() && !robustness.is_empty(), "{summary:?}");
+        assert!(in_contract.iter().all(|c| c.1 == Contract::InContract && c.3 == c.2), "{summary:?}");
+        assert!(robustness.iter().all(|c| c.1 == Contract::Robustness && c.3 == 0), "{summary:?}");
+        assert!(in_contract.iter().any(|c| c.0.contains("/latestUsage")), "{summary:?}");
+        assert!(robustness.iter().any(|c| c.0.contains("/hasReadyEvent")), "{summary:?}");
+        assert!(robustness.iter().map(|c| c.2).sum::<u64>() >= tally.robustness, "{summary:?}");
+        // Ordered by label before frequency: a robustness cluster is the largest.
+        let largest = |clusters: &[(String, Contract, u64, u64)]| clusters.iter().map(|c| c.2).max().unwrap_or(0);
+        assert!(largest(robustness) > largest(in_contract), "{summary:?}");
+        assert!(found.clusters.iter().all(|c| c.smallest.contract == c.contract()));
+
+        // --in-contract: no robustness input is sent, each drop is counted.
+        let options = ExploreOptions { in_contract: true, ..options };
+        let found = explore(&pools, Party::Implementation(&RobustnessBug), Party::Reference, &options);
+        let tally = &found.tallies[0];
+        assert_eq!(tally.robustness, 0, "{tally:?}");
+        assert!(tally.dropped > 0, "{tally:?}");
+        assert!(found.clusters.iter().all(|c| c.contract() == Contract::InContract), "{:?}", found.clusters);
+    }
+
     #[test]
     fn the_reference_against_itself_agrees_and_max_clusters_stops_early() {
         let pools = [pool()];
@@ -521,6 +645,7 @@ mod tests {
             budget: Budget::Count(200),
             jobs: 2,
             any_json: false,
+            in_contract: false,
             max_clusters: 0,
             cancel: None,
         };

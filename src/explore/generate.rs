@@ -8,10 +8,14 @@
 //! output satisfies the suite's schema and split rules (so any divergence
 //! can become a fixture). A draw that is not valid is replaced by the next
 //! draw of the same stream, a few times; `--any-json` keeps every draw.
+//!
+//! Every input is labelled in contract or robustness by the suite's wire
+//! schema ([`crate::suite_api::wire`]); with `--in-contract` a robustness
+//! draw is dropped before it is sent (and counted) and the next draw tried.
 
 use super::mutate::{Context, mutate_once};
 use super::seeds::{Seed, SeedPool};
-use crate::suite_api::{Chooser, ReferenceFailure, RuleTrace, Suite, call_reference};
+use crate::suite_api::{Chooser, Contract, ReferenceFailure, RuleTrace, Suite, call_reference};
 use serde_json::Value;
 
 /// Draws tried before an input index is given up as rejected.
@@ -29,6 +33,8 @@ pub struct Generator<'a> {
     pub seed: u64,
     /// Keep inputs that are not valid cases.
     pub any_json: bool,
+    /// Drop inputs outside the suite's wire contract (`--in-contract`).
+    pub in_contract: bool,
 }
 
 /// A generated input.
@@ -45,6 +51,8 @@ pub struct Candidate {
     /// What the reference made of it (`None` when the suite has no
     /// reference for the seed's version).
     pub reference: Option<Result<Value, ReferenceFailure>>,
+    /// Whether a real hub can send it (the suite's wire schema).
+    pub contract: Contract,
 }
 
 /// What input `index` turned out to be.
@@ -64,6 +72,13 @@ impl Generator<'_> {
 
     /// Makes input `index` (see the module docs).
     pub fn generate(&self, index: u64) -> Generated {
+        self.generate_counting(index).0
+    }
+
+    /// Makes input `index`, and says how many of its draws were dropped for
+    /// being outside the wire contract (under `--in-contract`).
+    pub fn generate_counting(&self, index: u64) -> (Generated, u32) {
+        let mut dropped = 0;
         let suite = self.pool.suite;
         let profile = suite.mutation_profile();
         let list = suite.item_list();
@@ -71,7 +86,7 @@ impl Generator<'_> {
         let mut chooser = Chooser::for_input(self.seed, suite.name(), index);
         for _ in 0..MAX_DRAWS {
             let Some(seed_index) = Some(chooser.below(self.pool.seeds.len())).filter(|_| !self.pool.is_empty()) else {
-                return Generated::Rejected;
+                return (Generated::Rejected, dropped);
             };
             let seed = &self.pool.seeds[seed_index];
             let mut input = seed.input.clone();
@@ -93,11 +108,20 @@ impl Generator<'_> {
                     Some(Ok(expected)) => is_valid_case(suite, seed, &input, expected),
                     _ => false,
                 };
-            if valid {
-                return Generated::Input(Candidate { index, seed: seed_index, input, path, reference });
+            if !valid {
+                continue;
             }
+            let contract = crate::schema::input_contract(suite, seed.version, &input);
+            if self.in_contract && contract.is_robustness() {
+                dropped += 1;
+                continue;
+            }
+            return (
+                Generated::Input(Candidate { index, seed: seed_index, input, path, reference, contract }),
+                dropped,
+            );
         }
-        Generated::Rejected
+        (Generated::Rejected, dropped)
     }
 }
 

@@ -13,7 +13,9 @@
 //!   a seed fixture mutated one to six times by [`mutate`] (generic,
 //!   structure-aware mutations over the suite's item list and at any path)
 //!   and by the suite's own mutators ([`crate::suite_api::mutate`]); by default
-//!   only valid cases are kept.
+//!   only valid cases are kept. Each input is labelled in contract or
+//!   robustness by the suite's wire schema ([`crate::suite_api::wire`]);
+//!   clusters are in contract when any of their inputs is, and come first.
 //! * [`engine`] runs inputs through the implementation under test and what
 //!   it is judged against (the reference, or a second implementation) on
 //!   parallel workers over persistent processes, [`judge`]s each pair of
@@ -39,5 +41,5 @@ pub mod values;
 pub use engine::{Budget, Exploration, ExploreOptions, FoundCluster, Party, explore};
 pub use generate::{Candidate, Generated, Generator};
 pub use judge::{ClusterKey, Judgement, Side};
-pub use seeds::{Seed, SeedPool, keep_judgeable_seeds};
+pub use seeds::{Seed, SeedPool, keep_in_contract_seeds, keep_judgeable_seeds};
 pub use shrink::{ShrinkOptions, ShrunkCluster, shrink_all, slug};

@@ -121,6 +121,28 @@ pub fn keep_judgeable_seeds(pools: &mut Vec<SeedPool>, implementations: &[&dyn I
     })
 }
 
+/// Keeps, in every pool, only the seeds whose own input is in the suite's
+/// wire contract (for `--in-contract`: mutations of a robustness seed are
+/// almost never in contract); pools left without seeds are dropped. Returns
+/// how many seeds were left out.
+pub fn keep_in_contract_seeds(pools: &mut Vec<SeedPool>) -> usize {
+    let mut left_out = 0;
+    for pool in pools.iter_mut() {
+        let suite = pool.suite;
+        let in_contract =
+            |seed: &Seed| !crate::schema::input_contract(suite, seed.version, &seed.input).is_robustness();
+        if pool.seeds.iter().all(in_contract) {
+            continue;
+        }
+        let before = pool.seeds.len();
+        let kept: Vec<Seed> = std::mem::take(&mut pool.seeds).into_iter().filter(in_contract).collect();
+        left_out += before - kept.len();
+        *pool = SeedPool::from_seeds(suite, kept);
+    }
+    pools.retain(|pool| !pool.is_empty());
+    left_out
+}
+
 fn collect_values(value: &Value, into: &mut BTreeMap<String, Vec<Value>>, seen: &mut HashSet<(String, String)>) {
     let mut stack = vec![value];
     while let Some(node) = stack.pop() {

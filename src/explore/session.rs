@@ -6,7 +6,7 @@
 
 use super::engine::Stop;
 use super::report::{ExploreReport, RunFacts, build};
-use super::seeds::keep_judgeable_seeds;
+use super::seeds::{keep_in_contract_seeds, keep_judgeable_seeds};
 use super::{Budget, ExploreOptions, FoundCluster, Party, SeedPool, ShrinkOptions, ShrunkCluster, explore, shrink_all};
 use crate::fixture::{LoadedFixture, Notice};
 use crate::implementation::ImplementationInfo;
@@ -51,6 +51,8 @@ pub struct SessionOptions<'a> {
     pub jobs: usize,
     /// Keep inputs that are not valid cases (`--any-json`).
     pub any_json: bool,
+    /// Send only inputs in the suites' wire contracts (`--in-contract`).
+    pub in_contract: bool,
     /// Stop exploring once this many distinct clusters are found (0: no limit).
     pub max_clusters: usize,
     /// At most this many probes to reduce each cluster's example.
@@ -99,12 +101,14 @@ pub fn explore_session<S: StartSides>(
     let declared: Vec<&dyn crate::implementation::Implementation> =
         [started.subject(), started.against()].into_iter().map(|party| party.implementation()).collect();
     let seeds_left_out = keep_judgeable_seeds(&mut pools, &declared);
+    let robustness_seeds = if options.in_contract { keep_in_contract_seeds(&mut pools) } else { 0 };
     let pools = pools.as_slice();
     let explore_options = ExploreOptions {
         seed: options.seed,
         budget: options.budget,
         jobs: options.jobs,
         any_json: options.any_json,
+        in_contract: options.in_contract,
         max_clusters: options.max_clusters,
         cancel: options.cancel,
     };
@@ -116,6 +120,9 @@ pub fn explore_session<S: StartSides>(
 
     let mut notices = options.notices;
     notices.extend(seeds_left_out.map(Notice::note));
+    if options.in_contract {
+        notices.push(Notice::note(dropped_line(pools, &exploration.tallies, robustness_seeds)));
+    }
     notices.extend(stop_notice(exploration.stopped.as_ref(), options.max_clusters));
 
     let (to_reduce, unreduced) = choose_to_reduce(&exploration.clusters, options.max_pending);
@@ -143,6 +150,7 @@ pub fn explore_session<S: StartSides>(
         seed: options.seed,
         budget: options.budget,
         any_json: options.any_json,
+        in_contract: options.in_contract,
         jobs: options.jobs,
         started_at: options.started_at,
         duration_ms: clock.elapsed().as_secs_f64() * 1000.0,
@@ -155,6 +163,33 @@ pub fn explore_session<S: StartSides>(
 
 fn info(party: Party<'_>) -> ImplementationInfo {
     party.implementation().info()
+}
+
+/// The one line `--in-contract` adds: how many generated inputs outside the
+/// wire contract were dropped before being sent (per suite that dropped
+/// any), and how many robustness seeds were left out.
+fn dropped_line(pools: &[SeedPool], tallies: &[super::engine::SuiteTally], robustness_seeds: usize) -> String {
+    let total: u64 = tallies.iter().map(|tally| tally.dropped).sum();
+    let per_suite: Vec<String> = pools
+        .iter()
+        .zip(tallies)
+        .filter(|(_, tally)| tally.dropped > 0)
+        .map(|(pool, tally)| format!("{} {}", pool.suite.name(), tally.dropped))
+        .collect();
+    let mut line = format!(
+        "--in-contract: {total} generated {} outside the wire contract dropped before being sent",
+        if total == 1 { "input" } else { "inputs" }
+    );
+    if !per_suite.is_empty() {
+        line.push_str(&format!(" ({})", per_suite.join(", ")));
+    }
+    if robustness_seeds > 0 {
+        line.push_str(&format!(
+            "; {robustness_seeds} robustness {} left out",
+            if robustness_seeds == 1 { "seed" } else { "seeds" }
+        ));
+    }
+    line
 }
 
 /// The notice saying why the exploration stopped early, when it did.

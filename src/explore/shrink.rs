@@ -8,7 +8,9 @@
 //! both sides on it still gives the cluster's key. [`ClusterProbe`] is the
 //! reducer's [`FailureCheck`]: a candidate fails (one constant failure)
 //! exactly when it shows the key, so an example showing two causes is
-//! reduced to the one its cluster is about.
+//! reduced to the one its cluster is about. The example of an in-contract
+//! cluster stays in the suite's wire contract while it is reduced, so the
+//! reduced example is one a real hub can send.
 
 use super::engine::{Example, FoundCluster, Party, input_name};
 use super::generate::{assemble, is_acceptable};
@@ -18,7 +20,7 @@ use crate::compare::{DIFF_CONTEXT, DiffHunk, Difference, differences, text_diff}
 use crate::implementation::{CaseRequest, Outcome};
 use crate::reduce::{Failure, FailureCheck, Oracle, ReduceRequest, reduce_with};
 use crate::report::Verdict;
-use crate::suite_api::{NoTrace, RuleTrace, call_reference};
+use crate::suite_api::{Contract, NoTrace, RuleTrace, call_reference};
 use crate::workers::{spawn_workers, worker_count};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -52,6 +54,8 @@ struct Sides<'a> {
     seed: &'a Seed,
     fixture: &'a str,
     any_json: bool,
+    /// Keep only candidates in the suite's wire contract.
+    in_contract: bool,
 }
 
 impl Sides<'_> {
@@ -86,9 +90,15 @@ impl Sides<'_> {
         (subject, against, judgement)
     }
 
-    /// Whether `input` may stand as a case (see [`is_acceptable`]).
+    /// Whether `input` may stand as a case (see [`is_acceptable`]) and, for
+    /// an in-contract cluster, is in the wire contract.
     fn acceptable(&self, input: &Value) -> bool {
         is_acceptable(self.pool.suite, self.seed, input, self.any_json)
+            && (!self.in_contract || !self.contract(input).is_robustness())
+    }
+
+    fn contract(&self, input: &Value) -> Contract {
+        crate::schema::input_contract(self.pool.suite, self.seed.version, input)
     }
 
     /// Whether `input` is acceptable and still shows `key`.
@@ -126,6 +136,8 @@ pub struct ShrunkCluster {
     pub slug: String,
     /// The example's input, reduced (or as found when reduction failed).
     pub input: Value,
+    /// Whether a real hub can send the reduced input.
+    pub contract: Contract,
     /// The item list reduced, its length before and after.
     pub items: Option<(String, usize, usize)>,
     /// Compact bytes before and after.
@@ -206,7 +218,8 @@ fn shrink(
     let slug = slug(suite.name(), &label);
     let example = &found.smallest;
     let fixture_name = input_name(example.index);
-    let sides = Sides { subject, against, pool, seed, fixture: &fixture_name, any_json: options.any_json };
+    let in_contract = !found.contract().is_robustness() && !example.contract.is_robustness();
+    let sides = Sides { subject, against, pool, seed, fixture: &fixture_name, any_json: options.any_json, in_contract };
     let ReducedExample { input, items, tests, note: reduction_note } = reduce_example(&sides, &found, &slug, options);
     let (subject_outcome, against_outcome, _) = sides.judged(&input);
     let (differences, diff) = match (&subject_outcome, &against_outcome) {
@@ -237,10 +250,12 @@ fn shrink(
         },
     );
     let bytes = (example.size, crate::json::to_compact_string(&input).len());
+    let contract = sides.contract(&input);
     ShrunkCluster {
         found,
         slug,
         input,
+        contract,
         items,
         bytes,
         tests,

@@ -8,6 +8,7 @@ use super::layout::{
 };
 use super::mutate::MutationProfile;
 use super::reference_fn::ReferenceFn;
+use super::wire::{WirePart, WireSchema};
 use serde_json::Value;
 
 /// Extra context a suite can give for a differing JSON pointer, so that a
@@ -132,6 +133,27 @@ pub trait Suite: Send + Sync {
     /// when it is spread over the top level), for messages about it.
     fn expected_pointer(&self) -> String {
         expected_pointer_by_layout(self.layout())
+    }
+
+    /// Where the suite's wire schema (what an input a real hub can send
+    /// satisfies: see [`crate::suite_api::wire`]) sits in the schema of its
+    /// documents; the same place in every version's schema. `None`: the
+    /// suite states no contract beyond its documents' schema, and every
+    /// input counts as in contract. Default: the input part as the layout
+    /// puts it (the input member of a `Wrapped` layout, the input members of
+    /// a `Keys` layout); a suite whose documents also hold robustness inputs
+    /// points at the strict input's schema instead.
+    fn wire_schema(&self) -> Option<WireSchema> {
+        match self.layout() {
+            Layout::Wrapped { input, .. } => {
+                Some(WireSchema { part: WirePart::Member(input), expectations_prefix: None })
+            }
+            Layout::Keys { input, .. } => Some(WireSchema {
+                part: WirePart::Members { required: input, optional: &[] },
+                expectations_prefix: None,
+            }),
+            Layout::Table | Layout::Custom => None,
+        }
     }
 
     /// Returns `document` with its input part replaced by `input` (how

@@ -7,7 +7,8 @@
 //! satisfy, the fixtureVersions it can judge, its reference implementation,
 //! the rule ids that reference traces ([`trace`]), the item list a reducer
 //! walks, the capture formats it reads ([`capture`]) and what `conform
-//! explore` may mutate in its inputs ([`mutate`]).
+//! explore` may mutate in its inputs ([`mutate`]) and which inputs a real hub
+//! can send ([`wire`]).
 //!
 //! The suites themselves live in [`crate::suites`], one folder each; the
 //! tools (capture, reduce, regen, coverage) ask a suite through this
@@ -20,6 +21,7 @@ pub mod mutate;
 pub mod provenance;
 mod reference_fn;
 pub mod trace;
+pub mod wire;
 
 pub use interface::{DocumentShape, PointerContext, Suite};
 pub use layout::{CaseParts, Layout, has_envelope};
@@ -28,3 +30,4 @@ pub use mutate::{Chooser, MutateFn, MutationProfile, SuiteMutator};
 pub use provenance::{Provenance, ProvenanceTrace, reference_with_provenance};
 pub use reference_fn::{ReferenceFailure, ReferenceFn, call_reference};
 pub use trace::{NoTrace, PortabilityNotes, RuleSet, RuleTrace, Scope, introduced_in};
+pub use wire::{Contract, WirePart, WireSchema};

@@ -16,6 +16,7 @@ mod docs_links;
 mod explore;
 mod fixture_versions;
 mod hostile_inputs;
+mod in_contract;
 mod interrupts;
 mod merge_shards;
 mod own_fixtures;
@@ -42,6 +43,7 @@ fn main() {
         explore::trials,
         fixture_versions::trials,
         hostile_inputs::trials,
+        in_contract::trials,
         merge_shards::trials,
         own_fixtures::trials,
         progress::trials,

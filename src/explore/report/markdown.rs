@@ -1,6 +1,7 @@
 //! The explore report as Markdown (CI step summaries, issue comments): the
-//! summary, a table per suite, a table of clusters, and each cluster's
-//! reduced example with its diff in a collapsible block.
+//! summary, a table per suite, a table of clusters (each labelled in
+//! contract or robustness), and each cluster's reduced example with its
+//! diff in a collapsible block.
 
 use super::model::{ClusterReport, ExploreReport};
 use crate::compare::render_plain;
@@ -34,11 +35,11 @@ pub fn write_markdown(report: &ExploreReport, out: &mut dyn io::Write) -> io::Re
         escape_inline(&report.harness.version),
         escape_inline(&report.started_at)
     ));
-    md.push_str("| suite | seeds | inputs | judged | agreed | diverged | clusters | rejected |\n");
-    md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    md.push_str("| suite | seeds | inputs | judged | agreed | diverged | clusters | rejected | robustness |\n");
+    md.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for suite in &report.suites {
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             escape_inline(&suite.suite),
             suite.seeds,
             suite.generated,
@@ -46,13 +47,16 @@ pub fn write_markdown(report: &ExploreReport, out: &mut dyn io::Write) -> io::Re
             suite.agreed,
             suite.diverged,
             suite.clusters,
-            suite.rejected
+            suite.rejected,
+            suite.robustness
         ));
     }
     md.push('\n');
     if !report.clusters.is_empty() {
-        md.push_str("### Clusters\n\n| # | suite | signature | inputs | first | reduced | pending fixture |\n");
-        md.push_str("|---:|---|---|---:|---|---|---|\n");
+        md.push_str(
+            "### Clusters\n\n| # | suite | contract | signature | inputs | first | reduced | pending fixture |\n",
+        );
+        md.push_str("|---:|---|---|---|---:|---|---|---|\n");
         for (number, cluster) in report.clusters.iter().enumerate() {
             let example = &cluster.example;
             let pending = match (&cluster.pending, &cluster.no_fixture) {
@@ -65,11 +69,13 @@ pub fn write_markdown(report: &ExploreReport, out: &mut dyn io::Write) -> io::Re
                 None => format!("{} → {} bytes", example.bytes_before, example.bytes_after),
             };
             md.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {reduced} | {} |\n",
+                "| {} | {} | {} | {} | {}{} | {} | {reduced} | {} |\n",
                 number + 1,
                 escape_inline(&cluster.suite),
+                cluster.contract,
                 escape_inline(&cluster.signature),
                 cluster.count,
+                super::pretty::in_contract_share(cluster),
                 escape_inline(&cluster.first_input),
                 pending
             ));
@@ -88,14 +94,15 @@ pub fn write_markdown(report: &ExploreReport, out: &mut dyn io::Write) -> io::Re
     if !report.unreduced.is_empty() {
         let n = report.unreduced.len();
         md.push_str(&format!(
-            "### {n} more {}, not reduced (`--max-pending`)\n\n| suite | signature | inputs | example |\n",
+            "### {n} more {}, not reduced (`--max-pending`)\n\n| suite | contract | signature | inputs | example |\n",
             if n == 1 { "cluster" } else { "clusters" }
         ));
-        md.push_str("|---|---|---:|---|\n");
+        md.push_str("|---|---|---|---:|---|\n");
         for line in report.unreduced.iter().take(MAX_UNREDUCED) {
             md.push_str(&format!(
-                "| {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} |\n",
                 escape_inline(&line.suite),
+                line.contract,
                 escape_inline(&line.signature),
                 line.count,
                 escape_inline(&line.example_input)
@@ -123,14 +130,16 @@ pub fn write_markdown(report: &ExploreReport, out: &mut dyn io::Write) -> io::Re
 fn cluster_details(number: usize, cluster: &ClusterReport) -> String {
     let example = &cluster.example;
     let mut md = format!(
-        "<details><summary>{number}. <code>{}</code> · {} · {} inputs</summary>\n\n",
+        "<details><summary>{number}. <code>{}</code> · <b>{}</b> · {} · {} inputs</summary>\n\n",
         html_escape(&cluster.slug),
+        cluster.contract,
         html_escape(&cluster.signature),
         cluster.count
     );
     md.push_str(&format!(
-        "Example `{}` from `{}`: {}\n\n",
+        "Example `{}` ({}) from `{}`: {}\n\n",
         code(&example.input_id),
+        example.contract,
         code(&example.seed_fixture),
         escape_inline(&example.mutations.join("; "))
     ));

@@ -37,6 +37,8 @@ pub struct RunFacts {
     pub budget: Budget,
     /// `--any-json`.
     pub any_json: bool,
+    /// `--in-contract`.
+    pub in_contract: bool,
     /// Worker threads.
     pub jobs: usize,
     /// Start time (RFC 3339).
@@ -70,6 +72,8 @@ pub fn build(
         summary.agreed += tally.agreed;
         summary.diverged += tally.diverged;
         summary.unjudged += tally.unjudged;
+        summary.robustness += tally.robustness;
+        summary.dropped += tally.dropped;
         suites.push(SuiteExplored {
             suite: pool.suite.name().to_owned(),
             seeds: pool.seeds.len(),
@@ -79,6 +83,8 @@ pub fn build(
             agreed: tally.agreed,
             diverged: tally.diverged,
             unjudged: tally.unjudged,
+            robustness: tally.robustness,
+            dropped: tally.dropped,
             unclustered: tally.overflow,
             clusters,
             time_ms: millis(&tally.times),
@@ -100,6 +106,7 @@ pub fn build(
                 suite: suite.to_owned(),
                 signature: cluster.key.label(),
                 side: cluster.key.side,
+                contract: cluster.contract(),
                 count: cluster.count,
                 first_input: format!("{suite}#{}", cluster.first_index),
                 example_input: format!("{suite}#{}", cluster.smallest.index),
@@ -120,6 +127,7 @@ pub fn build(
         count,
         time_ms,
         any_json: facts.any_json,
+        in_contract: facts.in_contract,
         jobs: facts.jobs,
         started_at: facts.started_at,
         duration_ms: facts.duration_ms,
@@ -187,7 +195,9 @@ fn cluster_report(
         suite: suite.to_owned(),
         signature: cluster.found.key.label(),
         side: cluster.found.key.side,
+        contract: cluster.found.contract(),
         count: cluster.found.count,
+        in_contract: cluster.found.in_contract,
         first_input: format!("{suite}#{}", cluster.found.first_index),
         example: ExampleReport {
             input_id: format!("{suite}#{}", example.index),
@@ -201,6 +211,7 @@ fn cluster_report(
             reduction_runs: cluster.tests,
             reduction_note: cluster.reduction_note.clone(),
             input: cluster.input.clone(),
+            contract: cluster.contract,
             expected: side_outcome(&cluster.against),
             actual: side_outcome(&cluster.subject),
             differences: named_differences(pool, example.seed, cluster),
@@ -269,6 +280,7 @@ mod tests {
     use super::*;
     use crate::compare::differences;
     use crate::implementation::ImplementationKind;
+    use crate::suite_api::Contract;
     use serde_json::json;
 
     /// A report with one cluster of each kind, fixed in every member.
@@ -298,6 +310,7 @@ mod tests {
             count: Some(1000),
             time_ms: None,
             any_json: false,
+            in_contract: false,
             jobs: 2,
             started_at: "2026-01-02T03:04:05Z".to_owned(),
             duration_ms: 1234.5,
@@ -311,6 +324,8 @@ mod tests {
                 agreed: 1970,
                 diverged: 20,
                 unjudged: 0,
+                robustness: 40,
+                dropped: 0,
                 clusters: 2,
                 inputs_per_second: 2000.0,
             },
@@ -323,6 +338,8 @@ mod tests {
                 agreed: 1970,
                 diverged: 20,
                 unjudged: 0,
+                robustness: 40,
+                dropped: 0,
                 unclustered: 0,
                 clusters: 2,
                 time_ms: PhaseMillis { generate: 100.0, subject: 700.0, against: 0.0, judge: 5.0 },
@@ -333,7 +350,9 @@ mod tests {
                     suite: "tool-policy".to_owned(),
                     signature: "/allowed value-changed, /reason missing-member".to_owned(),
                     side: crate::explore::Side::Subject,
+                    contract: Contract::InContract,
                     count: 19,
+                    in_contract: 17,
                     first_input: "tool-policy#17".to_owned(),
                     example: ExampleReport {
                         input_id: "tool-policy#301".to_owned(),
@@ -347,6 +366,7 @@ mod tests {
                         reduction_runs: 12,
                         reduction_note: None,
                         input: json!({"command": "\u{1c}rm -rf /\u{85}", "mode": "planner", "tool": "Bash"}),
+                        contract: Contract::InContract,
                         expected: side_outcome(&Outcome::Output(expected)),
                         actual: side_outcome(&Outcome::Output(actual)),
                         differences,
@@ -363,7 +383,9 @@ mod tests {
                     suite: "tool-policy".to_owned(),
                     signature: "crash: the implementation ended (signal N)".to_owned(),
                     side: crate::explore::Side::Subject,
+                    contract: Contract::Robustness,
                     count: 1,
+                    in_contract: 0,
                     first_input: "tool-policy#977".to_owned(),
                     example: ExampleReport {
                         input_id: "tool-policy#977".to_owned(),
@@ -376,7 +398,8 @@ mod tests {
                         bytes_after: 70,
                         reduction_runs: 30,
                         reduction_note: Some("the reduction stopped after 30 runs: smaller, not minimal".to_owned()),
-                        input: json!({"command": "xxxxxxxxxxxxxxxx", "mode": "planner", "tool": "Bash"}),
+                        input: json!({"command": "xxxxxxxxxxxxxxxx", "mode": "planner", "tool": 7}),
+                        contract: Contract::Robustness,
                         expected: side_outcome(&Outcome::Output(json!({"allowed": true}))),
                         actual: side_outcome(&Outcome::Crash("the implementation ended (signal 11)".to_owned())),
                         differences: Vec::new(),
@@ -390,6 +413,7 @@ mod tests {
                 suite: "tool-policy".to_owned(),
                 signature: "/reason value-changed".to_owned(),
                 side: crate::explore::Side::Subject,
+                contract: Contract::InContract,
                 count: 3,
                 first_input: "tool-policy#40".to_owned(),
                 example_input: "tool-policy#1200".to_owned(),

@@ -8,6 +8,7 @@ use crate::explore::judge::Side;
 use crate::fixture::Notice;
 use crate::implementation::ImplementationInfo;
 use crate::report::{DifferenceReport, HarnessInfo};
+use crate::suite_api::Contract;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -39,6 +40,9 @@ pub struct ExploreReport {
     pub time_ms: Option<f64>,
     /// Whether inputs that are not valid cases were kept (`--any-json`).
     pub any_json: bool,
+    /// Whether only inputs in the wire contract were sent (`--in-contract`).
+    #[serde(default)]
+    pub in_contract: bool,
     /// Worker threads.
     pub jobs: usize,
     /// When it started (RFC 3339).
@@ -78,6 +82,13 @@ pub struct ExploreSummary {
     pub diverged: u64,
     /// Inputs a side declined or does not implement.
     pub unjudged: u64,
+    /// Judged inputs outside the suites' wire contracts.
+    #[serde(default)]
+    pub robustness: u64,
+    /// Draws outside the wire contracts dropped before being sent
+    /// (`--in-contract`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped: u64,
     /// Distinct clusters.
     pub clusters: usize,
     /// Generated inputs per second of exploring.
@@ -118,6 +129,13 @@ pub struct SuiteExplored {
     pub diverged: u64,
     /// Inputs a side declined or does not implement.
     pub unjudged: u64,
+    /// Judged inputs outside the suite's wire contract.
+    #[serde(default)]
+    pub robustness: u64,
+    /// Draws outside the wire contract dropped before being sent
+    /// (`--in-contract`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped: u64,
     /// Divergences beyond the cluster limit, counted only.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unclustered: u64,
@@ -158,8 +176,15 @@ pub struct ClusterReport {
     /// The side whose behaviour it is about (a fault's side; the
     /// implementation under test for differences).
     pub side: Side,
+    /// `in-contract` when any input that showed it is valid against the
+    /// suite's wire schema, `robustness` when none is.
+    #[serde(default)]
+    pub contract: Contract,
     /// Inputs that showed it.
     pub count: u64,
+    /// Of those, the inputs in the wire contract.
+    #[serde(default)]
+    pub in_contract: u64,
     /// The first input that showed it (`suite#index`).
     pub first_input: String,
     /// The smallest example, reduced.
@@ -182,6 +207,9 @@ pub struct ClusterLine {
     pub signature: String,
     /// The side it is about.
     pub side: Side,
+    /// `in-contract` or `robustness`, as for a reduced cluster.
+    #[serde(default)]
+    pub contract: Contract,
     /// Inputs that showed it.
     pub count: u64,
     /// The first input that showed it (`suite#index`).
@@ -219,6 +247,9 @@ pub struct ExampleReport {
     pub reduction_note: Option<String>,
     /// The reduced input part.
     pub input: Value,
+    /// Whether the reduced input is valid against the suite's wire schema.
+    #[serde(default)]
+    pub contract: Contract,
     /// What the other side made of it.
     pub expected: SideOutcome,
     /// What the implementation under test made of it.
@@ -249,8 +280,14 @@ impl ExploreReport {
             "{} inputs, {} judged, {} agreed, {} diverged in {clusters} ({:.0} inputs/s)",
             s.generated, s.judged, s.agreed, s.diverged, s.inputs_per_second
         );
+        if s.robustness > 0 {
+            line.push_str(&format!(", {} judged outside the wire contract (robustness)", s.robustness));
+        }
         if s.rejected > 0 {
             line.push_str(&format!(", {} rejected as invalid", s.rejected));
+        }
+        if s.dropped > 0 {
+            line.push_str(&format!(", {} dropped outside the wire contract", s.dropped));
         }
         if s.unjudged > 0 {
             line.push_str(&format!(", {} unjudged", s.unjudged));

@@ -1,6 +1,6 @@
 //! The terminal explore report: who was compared, a table per suite, each
-//! cluster with its reduced example and diff, where the time went, and the
-//! summary line last.
+//! cluster (labelled in contract or robustness) with its reduced example
+//! and diff, where the time went, and the summary line last.
 
 use super::model::{ClusterReport, ExploreReport, SideOutcome};
 use crate::compare::{DiffTag, format_line, hunk_header};
@@ -37,16 +37,23 @@ pub fn write_pretty(report: &ExploreReport, out: &mut dyn io::Write, p: Palette)
     writeln!(out)?;
     writeln!(
         out,
-        "  {:<24} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "suite", "seeds", "inputs", "judged", "agreed", "diverged", "clusters", "rejected"
+        "  {:<24} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}",
+        "suite", "seeds", "inputs", "judged", "agreed", "diverged", "clusters", "rejected", "robustness"
     )?;
     for suite in &report.suites {
         let diverged = suite.diverged.to_string();
         let diverged = if suite.diverged > 0 { p.bad(&format!("{diverged:>9}")) } else { format!("{diverged:>9}") };
         writeln!(
             out,
-            "  {:<24} {:>6} {:>9} {:>9} {:>9} {diverged} {:>9} {:>9}",
-            suite.suite, suite.seeds, suite.generated, suite.judged, suite.agreed, suite.clusters, suite.rejected
+            "  {:<24} {:>6} {:>9} {:>9} {:>9} {diverged} {:>9} {:>9} {:>10}",
+            suite.suite,
+            suite.seeds,
+            suite.generated,
+            suite.judged,
+            suite.agreed,
+            suite.clusters,
+            suite.rejected,
+            suite.robustness
         )?;
     }
     writeln!(out)?;
@@ -60,8 +67,9 @@ pub fn write_pretty(report: &ExploreReport, out: &mut dyn io::Write, p: Palette)
         for line in report.unreduced.iter().take(MAX_UNREDUCED) {
             writeln!(
                 out,
-                "  {} {}  ({} {}, example {})",
+                "  {} [{}] {}  ({} {}, example {})",
                 line.suite,
+                line.contract,
                 visible_controls(&line.signature),
                 line.count,
                 if line.count == 1 { "input" } else { "inputs" },
@@ -113,19 +121,22 @@ fn write_cluster(
     let example = &cluster.example;
     writeln!(
         out,
-        "{} {}  {}  ({} {}, first {})",
+        "{} {} [{}]  {}  ({} {}{}, first {})",
         p.bad(&format!("cluster {number}/{total}")),
         cluster.suite,
+        cluster.contract,
         p.bold(&cluster.slug),
         cluster.count,
         if cluster.count == 1 { "input" } else { "inputs" },
+        in_contract_share(cluster),
         cluster.first_input
     )?;
     writeln!(out, "  signature: {}", visible_controls(&cluster.signature))?;
     writeln!(
         out,
-        "  example:   {} from {}: {}",
+        "  example:   {} ({}) from {}: {}",
         example.input_id,
+        example.contract,
         example.seed_fixture,
         visible_controls(&example.mutations.join("; "))
     )?;
@@ -180,6 +191,16 @@ fn write_cluster(
         (None, None) => {}
     }
     writeln!(out)
+}
+
+/// `, N in contract` when a cluster's inputs are some in contract and some
+/// not (a cluster labelled robustness has none in contract).
+pub(super) fn in_contract_share(cluster: &ClusterReport) -> String {
+    if cluster.in_contract > 0 && cluster.in_contract < cluster.count {
+        format!(", {} in contract", cluster.in_contract)
+    } else {
+        String::new()
+    }
 }
 
 fn describe(side: &SideOutcome) -> String {

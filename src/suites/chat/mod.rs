@@ -9,7 +9,7 @@ pub mod mutate;
 pub mod reference;
 
 use crate::suite_api::capture::CaptureFormat;
-use crate::suite_api::{DocumentShape, Layout, ReferenceFn, Suite};
+use crate::suite_api::{DocumentShape, Layout, ReferenceFn, Suite, WireSchema};
 use serde_json::{Map, Value};
 
 /// Wire messages + agentState → projected chat blocks.
@@ -48,6 +48,12 @@ impl Suite for ChatSuite {
     /// down.
     fn derived_views(&self) -> &'static [(&'static str, &'static str)] {
         &[("/visibleBlocks/*", "/blocks/*"), ("/blocks/*/tools/*", "/blocks/*"), ("/blocks/*/children/*", "/blocks/*")]
+    }
+
+    /// The strict input of a document not marked `robustness` (the
+    /// `robustnessInput` of a marked one takes any rows and agentState).
+    fn wire_schema(&self) -> Option<WireSchema> {
+        Some(WireSchema::at("/$defs/input"))
     }
 
     fn item_list(&self) -> Option<&'static str> {

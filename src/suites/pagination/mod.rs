@@ -17,7 +17,7 @@ pub mod mutate;
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite_api::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
+use crate::suite_api::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, WirePart, WireSchema};
 use serde_json::{Map, Value};
 
 /// Op members with this prefix are expectations; the rest is input.
@@ -47,6 +47,15 @@ impl Suite for PaginationSuite {
 
     fn layout(&self) -> Layout {
         Layout::Custom
+    }
+
+    /// The `ops` as the schema states them, without their expected*
+    /// members (an input never carries them).
+    fn wire_schema(&self) -> Option<WireSchema> {
+        Some(WireSchema {
+            part: WirePart::Members { required: &["ops"], optional: &[] },
+            expectations_prefix: Some(EXPECTED_PREFIX),
+        })
     }
 
     fn item_list(&self) -> Option<&'static str> {

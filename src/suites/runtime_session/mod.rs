@@ -16,7 +16,7 @@ pub mod mutate;
 pub mod reference;
 
 use crate::json::pointer;
-use crate::suite_api::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite};
+use crate::suite_api::{CaseParts, DocumentShape, Layout, PointerContext, ReferenceFn, Suite, WirePart, WireSchema};
 use serde_json::{Map, Value};
 
 /// Step members with this prefix are expectations; the rest is input.
@@ -48,6 +48,15 @@ impl Suite for RuntimeSessionSuite {
 
     fn layout(&self) -> Layout {
         Layout::Custom
+    }
+
+    /// `runtime`, `clientInfo` and the `steps` as the schema states them,
+    /// without their expected* members (an input never carries them).
+    fn wire_schema(&self) -> Option<WireSchema> {
+        Some(WireSchema {
+            part: WirePart::Members { required: &["runtime", "steps"], optional: &["clientInfo"] },
+            expectations_prefix: Some(EXPECTED_PREFIX),
+        })
     }
 
     fn item_list(&self) -> Option<&'static str> {
