@@ -26,6 +26,7 @@ mod reduce_fault;
 mod regen_check;
 mod rule_lists;
 mod schema_versions;
+mod seed_items;
 mod source_formatting;
 mod tracking;
 mod trial_harness;
@@ -52,6 +53,7 @@ fn main() {
         regen_check::trials,
         rule_lists::trials,
         schema_versions::trials,
+        seed_items::trials,
         source_formatting::trials,
         tracking::trials,
         trial_harness::trials,

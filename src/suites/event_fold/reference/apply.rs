@@ -29,6 +29,7 @@ pub fn apply_event(
     messages: &mut Vec<Message>,
     event_type: &str,
     data: &Map<String, Value>,
+    ts: Option<&Value>,
     trace: &mut dyn RuleTrace,
 ) {
     if event_type == "user_message" {
@@ -50,8 +51,8 @@ pub fn apply_event(
         return;
     };
     match subagent_id {
-        Some(id) => route_to_subagent(message, id, event_type, data, trace),
-        None => apply_to_message(message, event_type, data, trace),
+        Some(id) => route_to_subagent(message, id, event_type, data, ts, trace),
+        None => apply_to_message(message, event_type, data, ts, trace),
     }
 }
 
@@ -91,6 +92,7 @@ fn apply_to_message(
     message: &mut AgentMessage,
     event_type: &str,
     data: &Map<String, Value>,
+    ts: Option<&Value>,
     trace: &mut dyn RuleTrace,
 ) {
     match event_type {
@@ -118,7 +120,7 @@ fn apply_to_message(
             message.done = true;
         }
         _ => {
-            if apply_to_blocks(&mut message.blocks, 0, event_type, data, trace) == Applied::No {
+            if apply_to_blocks(&mut message.blocks, 0, event_type, data, ts, trace) == Applied::No {
                 trace.hit("fold.event.no-effect");
             }
         }
@@ -137,6 +139,7 @@ fn apply_to_blocks(
     depth: usize,
     event_type: &str,
     data: &Map<String, Value>,
+    ts: Option<&Value>,
     trace: &mut dyn RuleTrace,
 ) -> Applied {
     match event_type {
@@ -168,7 +171,7 @@ fn apply_to_blocks(
             if spawn && depth < MAX_SUBAGENT_DEPTH {
                 trace.hit("fold.tool-start.subagent-spawn");
                 let id = data.get("tool_use_id").cloned().unwrap_or(Value::Null);
-                let mut subagent = new_subagent(id, data);
+                let mut subagent = new_subagent(id, data, ts, trace);
                 subagent.spawn = Some(Box::new(tool_block(data)));
                 blocks.push(Block::Subagent(subagent));
             } else {
@@ -176,7 +179,7 @@ fn apply_to_blocks(
                 blocks.push(Block::Tool(Box::new(tool_block(data))));
             }
         }
-        "tool_result" => return tool_result(blocks, data, trace),
+        "tool_result" => return tool_result(blocks, data, ts, trace),
         "permission_request" => {
             trace.hit("fold.permission.request");
             blocks.push(Block::Permission(PermissionBlock {
@@ -218,15 +221,38 @@ fn other_message(block_id: Option<&Value>, message_id: Option<&Value>) -> bool {
     matches!((block_id, message_id), (Some(block), Some(delta)) if block != delta)
 }
 
-fn new_subagent(id: Value, data: &Map<String, Value>) -> SubagentState {
+/// A running sub-agent opened by an event at `ts` (seed 002's
+/// `SubAgentState.startedAt`).
+fn new_subagent(id: Value, data: &Map<String, Value>, ts: Option<&Value>, trace: &mut dyn RuleTrace) -> SubagentState {
     let name = data.get("subagent_name").filter(|name| truthy(Some(name))).cloned();
+    if ts.is_some() {
+        trace.hit("fold.subagent.started-at");
+    }
     SubagentState {
         id,
         name: name.unwrap_or_else(|| Value::from("sub-agent")),
         status: SubagentStatus::Running,
         blocks: Vec::new(),
         spawn: None,
+        started_at: ts.cloned(),
+        completed_at: None,
     }
+}
+
+/// A sub-agent completed or failed by an event at `ts` (seed 002's
+/// `SubAgentState.completedAt`): the last such event's time, absent when
+/// it has none.
+fn finish_subagent(
+    subagent: &mut SubagentState,
+    status: SubagentStatus,
+    ts: Option<&Value>,
+    trace: &mut dyn RuleTrace,
+) {
+    if ts.is_some() {
+        trace.hit("fold.subagent.completed-at");
+    }
+    subagent.status = status;
+    subagent.completed_at = ts.cloned();
 }
 
 /// `tool_start` → a tool block; `file_path` and `pattern` fall back to the
@@ -252,7 +278,12 @@ fn tool_block(data: &Map<String, Value>) -> ToolBlock {
 
 /// `tool_result` upgrades the last tool block with its id, or completes the
 /// sub-agent it spawned.
-fn tool_result(blocks: &mut [Block], data: &Map<String, Value>, trace: &mut dyn RuleTrace) -> Applied {
+fn tool_result(
+    blocks: &mut [Block],
+    data: &Map<String, Value>,
+    ts: Option<&Value>,
+    trace: &mut dyn RuleTrace,
+) -> Applied {
     let id = data.get("tool_use_id");
     let tool = blocks.iter_mut().rev().find_map(|block| match block {
         Block::Tool(tool) if tool.tool_use_id.as_ref() == id => Some(tool),
@@ -286,7 +317,7 @@ fn tool_result(blocks: &mut [Block], data: &Map<String, Value>, trace: &mut dyn 
     let Block::Subagent(subagent) = slot else { return Applied::No };
     let failed = truthy(data.get("is_error"));
     trace.hit(if failed { "fold.subagent.failed" } else { "fold.subagent.completed" });
-    subagent.status = if failed { SubagentStatus::Failed } else { SubagentStatus::Completed };
+    finish_subagent(subagent, if failed { SubagentStatus::Failed } else { SubagentStatus::Completed }, ts, trace);
     Applied::Yes
 }
 
@@ -309,6 +340,7 @@ fn route_to_subagent(
     id: &Value,
     event_type: &str,
     data: &Map<String, Value>,
+    ts: Option<&Value>,
     trace: &mut dyn RuleTrace,
 ) {
     if find_subagent(&mut message.blocks, id, 0).is_none() {
@@ -317,7 +349,8 @@ fn route_to_subagent(
             return;
         }
         trace.hit("fold.subagent.implicit-block");
-        message.blocks.push(Block::Subagent(new_subagent(id.clone(), data)));
+        let subagent = new_subagent(id.clone(), data, ts, trace);
+        message.blocks.push(Block::Subagent(subagent));
     }
     let Some((subagent, depth)) = find_subagent(&mut message.blocks, id, 0) else {
         return;
@@ -326,10 +359,10 @@ fn route_to_subagent(
     match event_type {
         "done" => {
             trace.hit("fold.subagent.done-completes");
-            subagent.status = SubagentStatus::Completed;
+            finish_subagent(subagent, SubagentStatus::Completed, ts, trace);
         }
         _ => {
-            apply_to_blocks(&mut subagent.blocks, depth + 1, event_type, data, trace);
+            apply_to_blocks(&mut subagent.blocks, depth + 1, event_type, data, ts, trace);
         }
     }
 }

@@ -28,7 +28,7 @@ pub fn fold<'a>(events: impl IntoIterator<Item = &'a Value>, trace: &mut dyn Rul
     for event in events {
         let event_type = event.get("type").and_then(Value::as_str).unwrap_or("");
         let data = event.get("data").and_then(Value::as_object).unwrap_or(&empty);
-        apply::apply_event(&mut messages, event_type, data, trace);
+        apply::apply_event(&mut messages, event_type, data, event.get("ts"), trace);
         // Provenance: an event changes the newest message (or adds one).
         match messages.len() {
             0 => trace.emitted(Scope::Case),

@@ -82,6 +82,11 @@ pub struct SubagentState {
     /// The spawn's `tool_start` as a tool block (not projected): what the
     /// block becomes when the sub-agent never ran.
     pub spawn: Option<Box<ToolBlock>>,
+    /// The `ts` of the event that opened it, as given (`startedAt`).
+    pub started_at: Option<Value>,
+    /// The `ts` of the event that last completed or failed it, as given
+    /// (`completedAt`).
+    pub completed_at: Option<Value>,
 }
 
 /// One block of a message, in the order things happened.
@@ -265,6 +270,12 @@ fn block_value(block: &Block) -> Value {
             state.insert("toolCalls".to_owned(), Value::from(tools.len()));
             state.insert("fileChanges".to_owned(), Value::from(file_changes));
             state.insert("blocks".to_owned(), blocks_value(&subagent.blocks));
+            if let Some(started_at) = &subagent.started_at {
+                state.insert("startedAt".to_owned(), started_at.clone());
+            }
+            if let Some(completed_at) = &subagent.completed_at {
+                state.insert("completedAt".to_owned(), completed_at.clone());
+            }
             object.insert("subagent".to_owned(), Value::Object(state));
         }
     }
