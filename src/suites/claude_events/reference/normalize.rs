@@ -677,8 +677,9 @@ fn tool_start(block: &Value, client_tool: bool, trace: &mut dyn RuleTrace) -> Ma
 
 /// Whether a `tool_result` is Claude Code's refusal of a call's input
 /// (input validation, before the tool ran): a truthy `is_error` and a text
-/// (the string content, or its text blocks joined) that starts, after
-/// leading whitespace, with `<tool_use_error>`.
+/// (the string content, or its `text` blocks' texts joined with `\n`, as
+/// `claude-display` reads an error result) that starts, after leading
+/// whitespace, with `<tool_use_error>`.
 fn input_refused(block: &Value) -> bool {
     if !truthy(block.get("is_error")) {
         return false;
@@ -686,7 +687,12 @@ fn input_refused(block: &Value) -> bool {
     let text = match block.get("content") {
         Some(Value::String(text)) => Cow::Borrowed(text.as_str()),
         Some(Value::Array(blocks)) => Cow::Owned(
-            blocks.iter().filter_map(|block| block.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("\n"),
+            blocks
+                .iter()
+                .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+                .map(|block| block.get("text").and_then(Value::as_str).unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\n"),
         ),
         _ => return false,
     };
@@ -748,4 +754,42 @@ fn prompt_block_disposition(block: &Value, event: usize) -> BlockDisposition {
         ItemFate::Ignored(Cow::Borrowed("the user's own input (text, media, echoed history), not agent output"))
     };
     BlockDisposition { block_type, outcome }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite_api::NoTrace;
+    use serde_json::json;
+
+    /// The `tool_start` of a `Task` call whose result is `result`, with
+    /// `between` coming between the call and its result.
+    fn task_start(between: &[Value], result: Value) -> Map<String, Value> {
+        let mut messages = vec![json!({"type": "assistant", "message": {"id": "m1", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "scan", "prompt": "scan it"}}
+        ]}})];
+        messages.extend_from_slice(between);
+        messages.push(json!({"type": "user", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": "t1", "is_error": true, "content": result}
+        ]}}));
+        let mut normalizer = ClaudeNormalizer::new("s");
+        normalizer.feed(&messages, &mut NoTrace);
+        let output = normalizer.finish(&End::CutOff, &mut NoTrace);
+        output.events.into_iter().find(|event| event.event_type == EventType::ToolStart).map(|e| e.data).unwrap()
+    }
+
+    #[test]
+    fn a_task_refused_by_input_validation_is_no_spawn_unless_its_sub_agent_showed() {
+        let refused = "<tool_use_error>InputValidationError: Task failed</tool_use_error>";
+        assert!(!task_start(&[], json!(refused)).contains_key("subagent_spawn"));
+        assert!(
+            !task_start(&[], json!([{"type": "text", "text": format!("  {refused}")}])).contains_key("subagent_name")
+        );
+        // Another error, or a sub-agent that already showed, keeps the spawn.
+        assert!(task_start(&[], json!("Agent type 'x' crashed")).contains_key("subagent_spawn"));
+        let prompt = json!({"type": "user", "parent_tool_use_id": "t1", "message": {"content": "scan it"}});
+        assert!(task_start(&[prompt], json!(refused)).contains_key("subagent_spawn"));
+        let started = json!({"type": "system", "subtype": "task_started", "task_id": "a1", "tool_use_id": "t1"});
+        assert!(task_start(&[started], json!(refused)).contains_key("subagent_spawn"));
+    }
 }
