@@ -52,6 +52,9 @@ struct Cli {
     #[arg(long, global = true, value_name = "SIZE", env = "CONFORM_MAX_REPORT_SIZE", default_value = "4GiB",
           value_parser = implementation::size)]
     max_report_size: u64,
+    /// A fixture symlink to nothing is a note, not an error (a fixture linked into a missing folder then drops out of the run).
+    #[arg(long, global = true)]
+    allow_dangling_links: bool,
     /// Most JSON values one parsed document (fixture, reply, decode or adapter input) may hold.
     #[arg(long, global = true, value_name = "N", env = "CONFORM_MAX_JSON_VALUES",
           default_value_t = conform::json::DEFAULT_MAX_VALUES, value_parser = clap::value_parser!(u64).range(1..))]
@@ -121,6 +124,7 @@ pub fn main() -> i32 {
     interrupt::install();
     conform::files::set_max_file_bytes(cli.max_fixture_size);
     conform::report::set_max_report_bytes(cli.max_report_size);
+    conform::fixture::allow_dangling_links(cli.allow_dangling_links);
     conform::json::set_max_values(cli.max_json_values);
     let worker =
         std::thread::Builder::new().name("conform".to_owned()).stack_size(MAIN_STACK_BYTES).spawn(

@@ -76,6 +76,8 @@ pub enum FileKind {
     Socket,
     /// A symlink whose target does not exist.
     Dangling,
+    /// A symlink that leads back to itself (following it never ends).
+    Loop,
     /// Something else, or unknown.
     Other,
 }
@@ -95,6 +97,7 @@ impl FileKind {
         match std::fs::metadata(path) {
             Ok(metadata) => FileKind::from_metadata(&metadata),
             Err(err) if err.kind() == io::ErrorKind::NotFound && path.symlink_metadata().is_ok() => FileKind::Dangling,
+            Err(err) if is_loop(&err) => FileKind::Loop,
             Err(_) => FileKind::Other,
         }
     }
@@ -132,9 +135,21 @@ impl FileKind {
             FileKind::Device => "a device",
             FileKind::Socket => "a socket",
             FileKind::Dangling => "a symlink to nothing",
-            FileKind::Other => "not a regular file",
+            FileKind::Loop => "a symlink loop",
+            FileKind::Other => "an entry of an unknown kind",
         }
     }
+}
+
+/// Whether `err` says symlinks led back to themselves.
+#[cfg(unix)]
+fn is_loop(err: &io::Error) -> bool {
+    err.raw_os_error() == Some(libc::ELOOP)
+}
+
+#[cfg(not(unix))]
+fn is_loop(_: &io::Error) -> bool {
+    false
 }
 
 /// Why [`read_limited`] read nothing.
@@ -240,6 +255,11 @@ mod tests {
         let dangling = dir.path().join("gone.json");
         std::os::unix::fs::symlink(dir.path().join("missing"), &dangling).unwrap();
         assert_eq!(FileKind::of(&dangling), FileKind::Dangling);
+        let looped = dir.path().join("loop.json");
+        std::os::unix::fs::symlink(&looped, &looped).unwrap();
+        assert_eq!(FileKind::of(&looped), FileKind::Loop);
+        let err = read_limited(&looped, 1 << 20).unwrap_err().to_string();
+        assert_eq!(err.matches("not a regular file").count(), 0, "{err}");
     }
 
     #[cfg(unix)]

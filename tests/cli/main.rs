@@ -14,6 +14,8 @@ mod coverage_report;
 mod decode_outside_schema;
 mod docs_links;
 mod explore;
+#[cfg(unix)]
+mod fixture_links;
 mod fixture_versions;
 mod hostile_inputs;
 mod in_contract;
@@ -63,6 +65,8 @@ fn main() {
     modules.push(interrupts::trials);
     #[cfg(unix)]
     modules.push(bounded_readers::trials);
+    #[cfg(unix)]
+    modules.push(fixture_links::trials);
     if std::env::var_os(trial_harness::DEMO).is_some() {
         modules = vec![trial_harness::demo_trials];
     }
