@@ -6,7 +6,7 @@
 use super::model::{DifferenceReport, RunReport};
 use super::signature::Signature;
 use crate::compare::DifferenceKind;
-use crate::suite_api::{Suite, reference_with_provenance};
+use crate::suite_api::{Provenance, Suite, reference_with_provenance};
 use serde_json::Value;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
@@ -16,9 +16,10 @@ use std::collections::BTreeSet;
 pub const NAMED_DIFFERENCES: usize = crate::compare::MAX_DIFFERENCES;
 
 /// Gives the first [`NAMED_DIFFERENCES`] of `differences` the rules that
-/// decided the expected value at their pointers, the likeliest cause first, when the suite's reference
-/// implements `version` and decodes `input`; `expected` is the case's
-/// expected part (what the pointers point into). Nothing changes otherwise.
+/// decided the expected value at their pointers, the likeliest cause first
+/// (see [`rank_causes`]), when the suite's reference implements `version`
+/// and decodes `input`; `expected` is the case's expected part (what the
+/// pointers point into). Nothing changes otherwise.
 pub fn name_rules(
     suite: &dyn Suite,
     version: u32,
@@ -29,38 +30,105 @@ pub fn name_rules(
     let Some(reference) = suite.reference_for(version) else { return };
     let Ok((_, provenance)) = reference_with_provenance(reference, input) else { return };
     let named = differences.len().min(NAMED_DIFFERENCES);
-    let resolved: Vec<Option<Vec<usize>>> = differences[..named]
-        .iter()
-        .map(|difference| {
-            // An unexpected member or element points into the output: the
-            // rules of the value that holds it in the expectation decide it.
-            let pointer = match difference.kind {
-                DifferenceKind::UnexpectedMember | DifferenceKind::UnexpectedElements => parent(&difference.pointer),
-                _ => &difference.pointer,
-            };
-            provenance.claims_at(expected, pointer)
-        })
-        .collect();
-    let diverging: BTreeSet<usize> = resolved.iter().flatten().flatten().copied().collect();
-    // A rule every one of whose items diverges is the likelier cause than
-    // one that also decided items that agree; then the one behind more of
-    // the diverging items.
-    let rank = |rule: &str| {
-        let decided = provenance.claims_with(rule).max(1);
-        let diverged = diverging.iter().filter(|&&claim| provenance.claim_rules(claim).contains(&rule)).count();
-        (Reverse(diverged * 1000 / decided), Reverse(diverged))
-    };
-    for (difference, claims) in differences.iter_mut().zip(resolved) {
-        let mut rules: Vec<&'static str> = match claims {
-            Some(claims) => claims.iter().flat_map(|&claim| provenance.claim_rules(claim).iter().copied()).collect(),
-            None => provenance.case_rules().to_vec(),
-        };
-        rules.sort_unstable();
-        rules.dedup();
-        rules.sort_by_cached_key(|rule| (rank(rule), *rule));
+    let candidates: Vec<Candidates> =
+        differences[..named].iter().map(|difference| candidates(&provenance, expected, difference)).collect();
+    let ranked = rank_causes(&provenance, &candidates);
+    for (difference, found) in differences.iter_mut().zip(&candidates) {
+        let mut rules: Vec<&'static str> = found.rules.clone();
+        rules.sort_by_key(|rule| ranked.iter().position(|ranked| ranked == rule).unwrap_or(usize::MAX));
         difference.rules = rules.into_iter().map(str::to_owned).collect();
     }
 }
+
+/// The rules that may explain one difference: those of the claims that name
+/// the deepest item or member on its pointer's path (`claims`, by index into
+/// the provenance), else the case's unclaimed rules (`claims` empty).
+struct Candidates {
+    claims: Vec<usize>,
+    rules: Vec<&'static str>,
+}
+
+fn candidates(provenance: &Provenance, expected: &Value, difference: &DifferenceReport) -> Candidates {
+    // An unexpected member or element points into the output: the rules of
+    // the value that holds it in the expectation decide it.
+    let unexpected = matches!(difference.kind, DifferenceKind::UnexpectedMember | DifferenceKind::UnexpectedElements);
+    let pointer = if unexpected { parent(&difference.pointer) } else { &difference.pointer };
+    let (claims, mut rules) = match provenance.claims_at(expected, pointer) {
+        Some(claims) => {
+            let rules = claims.iter().flat_map(|&claim| provenance.claim_rules(claim).iter().copied()).collect();
+            (claims, rules)
+        }
+        None if unexpected => {
+            // Nothing in the expectation decided the list or object the
+            // extra value sits in as a whole: the rules that decided the
+            // items it does hold decide which items it has, and a rule that
+            // dropped what the implementation kept names an item the
+            // output does not have.
+            // At most MAX_LIST_ITEMS items are looked at (each lookup walks
+            // the claims).
+            let items = match expected.pointer(pointer) {
+                Some(Value::Array(items)) => items.len().min(MAX_LIST_ITEMS),
+                _ => 0,
+            };
+            let mut claims: Vec<usize> = (0..items)
+                .filter_map(|index| provenance.claims_at(expected, &crate::json::pointer::push_index(pointer, index)))
+                .flatten()
+                .collect();
+            claims.extend(provenance.claims_naming_nothing(expected));
+            claims.sort_unstable();
+            claims.dedup();
+            let mut rules: Vec<&'static str> =
+                claims.iter().flat_map(|&claim| provenance.claim_rules(claim).iter().copied()).collect();
+            rules.extend_from_slice(provenance.case_rules());
+            (claims, rules)
+        }
+        None => (Vec::new(), provenance.case_rules().to_vec()),
+    };
+    rules.sort_unstable();
+    rules.dedup();
+    Candidates { claims, rules }
+}
+
+/// Ranks the rules that may explain a case's differences so that one cause
+/// reads as one finding: every difference of the case is signed by the
+/// first rule of this order among its own candidates. The keys, in order:
+///
+/// 1. a rule that decided the first differing value (the deepest item or
+///    member on its pointer's path): the first difference is where the bug
+///    shows first, and the others are often its consequences (a dropped
+///    event shifts the rest of a list);
+/// 2. a rule behind more of the case's differences: one cause explains
+///    many pointers (a member in a view and in the view derived from it);
+/// 3. a rule that decided fewer of the case's items that agree: a rule
+///    whose every item diverges is a likelier cause than one that also
+///    decided items the implementation got right (the envelope rule every
+///    message passes through);
+/// 4. a rule hit closer to where the item was emitted: the reference
+///    reaches the generic rules of an item first (which envelope, which
+///    payload kind) and the specific decision last;
+/// 5. the rule id, so the order never depends on anything else.
+fn rank_causes(provenance: &Provenance, candidates: &[Candidates]) -> Vec<&'static str> {
+    let mut rules: Vec<&'static str> = candidates.iter().flat_map(|found| found.rules.iter().copied()).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    let diverging: BTreeSet<usize> = candidates.iter().flat_map(|found| found.claims.iter().copied()).collect();
+    let first: &[&'static str] = candidates.first().map_or(&[], |found| found.rules.as_slice());
+    let key = |rule: &&'static str| {
+        let in_first = first.contains(rule);
+        let covered = candidates.iter().filter(|found| found.rules.contains(rule)).count();
+        let agreeing = (0..provenance.claim_count())
+            .filter(|claim| !diverging.contains(claim) && provenance.claim_rules(*claim).contains(rule))
+            .count();
+        let recency = diverging.iter().filter_map(|&claim| provenance.hit_position(claim, rule)).max();
+        (Reverse(in_first), Reverse(covered), agreeing, Reverse(recency), *rule)
+    };
+    rules.sort_by_cached_key(key);
+    rules
+}
+
+/// How many items of a list an unexpected element's rules are gathered
+/// from (see `candidates`).
+const MAX_LIST_ITEMS: usize = 1_000;
 
 /// How many rules of one difference the reports show (the likeliest cause
 /// first); the rest are counted.

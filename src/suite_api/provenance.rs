@@ -91,16 +91,27 @@ impl ProvenanceTrace {
         let mut start = 0;
         let mut claims = Vec::with_capacity(self.claims.len());
         let mut claimed = vec![false; self.hits.len()];
+        let mut orders = Vec::with_capacity(self.claims.len());
         for (claim, end) in self.claims {
-            let mut rules: Vec<&'static str> = self.hits[start..end].to_vec();
+            let hits = &self.hits[start..end];
+            let mut rules: Vec<&'static str> = hits.to_vec();
             claimed[start..end].iter_mut().for_each(|flag| *flag = true);
             rules.sort_unstable();
             rules.dedup();
+            // Each rule once, where it was last hit.
+            let mut order: Vec<&'static str> = Vec::with_capacity(rules.len());
+            for (at, rule) in hits.iter().enumerate() {
+                if !hits[at + 1..].contains(rule) {
+                    order.push(rule);
+                }
+            }
             claims.push((claim, rules));
+            orders.push(order);
             start = end;
         }
         for (index, claim) in self.shared {
             let rules = claims[index].1.clone();
+            orders.push(orders[index].clone());
             claims.push((claim, rules));
         }
         let mut case: Vec<&'static str> =
@@ -113,7 +124,7 @@ impl ProvenanceTrace {
         let mut all = self.hits;
         all.sort_unstable();
         all.dedup();
-        Provenance { claims, case, all }
+        Provenance { claims, orders, case, all }
     }
 }
 
@@ -121,6 +132,9 @@ impl ProvenanceTrace {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Provenance {
     claims: Vec<(Claim, Vec<&'static str>)>,
+    /// The rules of each claim in the order they were last hit before its
+    /// emission point (the specific decision of an item is usually last).
+    orders: Vec<Vec<&'static str>>,
     case: Vec<&'static str>,
     all: Vec<&'static str>,
 }
@@ -174,7 +188,7 @@ impl Provenance {
                 })
                 .collect();
             if !found.is_empty() {
-                deepest = Some(found);
+                deepest = Some(self.narrowest(found));
             }
             let Some(token) = tokens.get(depth) else { break };
             prefix = crate::json::pointer::push(&prefix, token);
@@ -188,9 +202,42 @@ impl Provenance {
         deepest
     }
 
+    /// Of claims naming the same value, the ranges of items narrowed to the
+    /// narrowest: a rule that claimed one event of a wire line is more
+    /// specific than the rules that claimed the line's events together.
+    fn narrowest(&self, found: Vec<usize>) -> Vec<usize> {
+        let span = |index: usize| match self.claims[index].0 {
+            Claim::Items { start, end, .. } => Some(end - start),
+            _ => None,
+        };
+        let Some(narrowest) = found.iter().filter_map(|&index| span(index)).min() else { return found };
+        found.into_iter().filter(|&index| span(index).is_none_or(|span| span == narrowest)).collect()
+    }
+
     /// The rules of the claim at `index`.
     pub fn claim_rules(&self, index: usize) -> &[&'static str] {
         self.claims.get(index).map_or(&[], |(_, rules)| rules.as_slice())
+    }
+
+    /// How many claims there are (indexes for [`Provenance::claim_rules`]).
+    pub fn claim_count(&self) -> usize {
+        self.claims.len()
+    }
+
+    /// Where `rule` was last hit among the rules of the claim at `index`
+    /// (0 first; the highest was hit closest to the emission point), or
+    /// `None` when the claim does not hold it.
+    pub fn hit_position(&self, index: usize, rule: &str) -> Option<usize> {
+        self.orders.get(index)?.iter().position(|held| *held == rule)
+    }
+
+    /// The claims (by index) holding rules that name no value of
+    /// `expected`: items the reference decided to leave out (a dropped
+    /// message's id, an empty range of events).
+    pub fn claims_naming_nothing(&self, expected: &Value) -> Vec<usize> {
+        (0..self.claims.len())
+            .filter(|&index| !self.claims[index].1.is_empty() && !names_a_value(&self.claims[index].0, expected))
+            .collect()
     }
 
     /// How many claims name `rule` (how many items it decided, counting
@@ -224,6 +271,36 @@ impl Provenance {
             }
             Claim::Pointer(pointer) => pointer == prefix,
         }
+    }
+}
+
+/// Whether `claim` names some value of `expected` (the case is no value).
+fn names_a_value(claim: &Claim, expected: &Value) -> bool {
+    fn any_object(value: &Value, test: &dyn Fn(&Value) -> bool) -> bool {
+        // Depth first over a stack: expected outputs can nest deeply.
+        let mut stack = vec![value];
+        while let Some(node) = stack.pop() {
+            if test(node) {
+                return true;
+            }
+            match node {
+                Value::Object(members) => stack.extend(members.values()),
+                Value::Array(items) => stack.extend(items.iter()),
+                _ => {}
+            }
+        }
+        false
+    }
+    match claim {
+        Claim::Case => true,
+        Claim::Id(id) => any_object(expected, &|node| id_matches(node, id)),
+        Claim::IdMember(id, member) => {
+            any_object(expected, &|node| id_matches(node, id) && node.get(*member).is_some())
+        }
+        Claim::Items { member, start, end } => {
+            start < end && expected.get(*member).and_then(Value::as_array).is_some_and(|items| *start < items.len())
+        }
+        Claim::Pointer(pointer) => expected.pointer(pointer).is_some(),
     }
 }
 

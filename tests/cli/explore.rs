@@ -1,9 +1,10 @@
 //! `conform explore` end to end: the reference over the subprocess protocol
 //! finds no divergence; each planted decoder mutant (tests/adapters/mutants,
 //! the reference with one rule wrong that no fixture pins) is found within
-//! 20,000 inputs, in a cluster of its own, with a reduced example of at most
-//! three items that becomes a pending fixture the reference passes and the
-//! mutant fails; `--against-cmd` compares two external implementations and
+//! 20,000 inputs as exactly one cluster named by the rule it breaks (two for
+//! the mutant with two bugs), with a reduced example of at most three items
+//! that becomes a pending fixture the reference passes, the mutant fails and
+//! `conform run` reports as that one rule; `--against-cmd` compares two external implementations and
 //! the reference on either side; inputs are reproducible from the seed.
 
 use crate::common;
@@ -26,28 +27,66 @@ fn explore_report(out: &Path) -> Value {
     read_json(&out.join("explore-report.json"))
 }
 
-/// A planted mutant: its adapter, its suite, and a fragment of the signature
-/// of the cluster its bug makes (so the cluster found is the planted bug, not
-/// noise).
+/// A planted mutant: its adapter, its suite, the clusters its bugs make
+/// (each named by the contract rule it breaks: one per bug, so the cluster
+/// found is the planted bug and nothing else), and how many inputs explore
+/// makes (seed 7) to find them all: as few as find each bug reliably, since
+/// every input runs through a Python relay.
 struct Mutant {
     name: &'static str,
     suite: &'static str,
-    signature: &'static str,
+    clusters: &'static [&'static str],
+    count: u32,
 }
 
 /// The planted mutants (see each adapter's docstring for its bug).
 const MUTANTS: &[Mutant] = &[
     // Each cluster is named by the contract rule the reference's provenance
     // ranks first for the differing values (see `report::rules`).
-    Mutant { name: "codex_numeric_error", suite: "chat", signature: "breaks reduce.tool.result-error" },
-    Mutant { name: "fallback_surrogate", suite: "chat", signature: "breaks agent.unknown-payload-type-stringified" },
-    Mutant { name: "exec_stale_error", suite: "codex-exec-events", signature: "breaks exec.turn-failed.done" },
-    Mutant { name: "sse_case_fold", suite: "sse", signature: "breaks sse.flat.last-write-wins" },
-    Mutant { name: "pagination_tie", suite: "pagination", signature: "breaks pagination.trim.queued-never-trimmed" },
-    Mutant { name: "policy_python_strip", suite: "tool-policy", signature: "breaks policy.not-in-allowlist" },
-    Mutant { name: "claude_error_bool", suite: "claude-events", signature: "breaks claude.block.tool-result" },
-    Mutant { name: "summary_code_points", suite: "event-fold", signature: "breaks fold.delta.new-text-block" },
+    Mutant { name: "codex_numeric_error", suite: "chat", clusters: &["breaks reduce.tool.result-error"], count: 1000 },
+    Mutant {
+        name: "fallback_surrogate",
+        suite: "chat",
+        clusters: &["breaks agent.unknown-payload-type-stringified"],
+        count: 300,
+    },
+    Mutant { name: "user_text_jvm_number", suite: "chat", clusters: &["breaks user.text.stringified"], count: 1500 },
+    Mutant {
+        name: "exec_stale_error",
+        suite: "codex-exec-events",
+        clusters: &["breaks exec.turn-failed.error"],
+        count: 600,
+    },
+    Mutant { name: "sse_case_fold", suite: "sse", clusters: &["breaks sse.flat.last-write-wins"], count: 600 },
+    Mutant {
+        name: "pagination_tie",
+        suite: "pagination",
+        clusters: &["breaks pagination.order.id-tie-break"],
+        count: 100,
+    },
+    Mutant {
+        name: "policy_python_strip",
+        suite: "tool-policy",
+        clusters: &["breaks policy.not-in-allowlist"],
+        count: 1000,
+    },
+    Mutant {
+        name: "claude_error_bool",
+        suite: "claude-events",
+        clusters: &["breaks claude.block.tool-result"],
+        count: 300,
+    },
+    Mutant { name: "summary_code_points", suite: "event-fold", clusters: &["breaks fold.tool.summary"], count: 300 },
 ];
+
+/// The planted mutant with two bugs, each breaking its own rule (the
+/// bugs of codex_numeric_error and user_text_jvm_number together).
+const TWO_RULES: Mutant = Mutant {
+    name: "chat_two_rules",
+    suite: "chat",
+    clusters: &["breaks reduce.tool.result-error", "breaks user.text.stringified"],
+    count: 1500,
+};
 
 fn the_reference_over_the_protocol_finds_no_divergence() {
     let dir = tempfile::tempdir().unwrap();
@@ -90,7 +129,7 @@ fn the_reference_over_the_protocol_finds_no_divergence() {
 
 fn every_planted_mutant_passes_every_bundled_fixture_of_its_suite() {
     let Some(python) = python() else { return };
-    for mutant in MUTANTS {
+    for mutant in MUTANTS.iter().chain([&TWO_RULES]) {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("reports");
         let command = mutant_cmd(python, mutant.name);
@@ -115,55 +154,66 @@ fn every_planted_mutant_passes_every_bundled_fixture_of_its_suite() {
     }
 }
 
-fn every_planted_mutant_is_found_in_a_cluster_of_its_own_with_a_small_fixture() {
+fn every_planted_mutant_is_found_as_one_cluster_named_by_its_rule_with_a_small_fixture() {
     let Some(python) = python() else { return };
     let mut signatures = BTreeSet::new();
     for mutant in MUTANTS {
-        let (name, suite) = (mutant.name, mutant.suite);
-        let dir = tempfile::tempdir().unwrap();
-        let (out, pending) = (dir.path().join("reports"), dir.path().join("pending"));
-        let command = mutant_cmd(python, name);
-        let finished = conform(&[
-            "explore",
-            "--impl-cmd",
-            &command,
-            "--suite",
-            suite,
-            "--count",
-            "20000",
-            "--max-clusters",
-            "1",
-            "--seed",
-            "7",
-            "-j",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-            "--pending-dir",
-            pending.to_str().unwrap(),
-            "--format",
-            "json",
-        ]);
-        assert_eq!(finished.code, Some(1), "{name}: {}", finished.text());
-        let report = explore_report(&out);
-        let clusters = report["clusters"].as_array().unwrap();
-        // --max-clusters 1 stops at the first divergence; its causes are
-        // the clusters (one input may show one bug in two places).
-        assert!(!clusters.is_empty() && clusters.len() <= 2, "{name}: {clusters:#?}");
-        let cluster = clusters
-            .iter()
-            .find(|c| c["signature"].as_str().unwrap().contains(mutant.signature))
-            .unwrap_or_else(|| panic!("{name}: no cluster signed `{}`: {clusters:#?}", mutant.signature));
+        found_as_its_rules(python, mutant);
+        for signature in mutant.clusters {
+            assert!(signatures.insert((mutant.suite, *signature)), "{} shares `{signature}`", mutant.name);
+        }
+    }
+}
+
+fn a_mutant_breaking_two_rules_is_found_as_exactly_two_clusters() {
+    let Some(python) = python() else { return };
+    found_as_its_rules(python, &TWO_RULES);
+}
+
+/// Explores `mutant` and checks that its divergences make exactly the
+/// clusters it plants, each with a reduced example of at most three items
+/// whose pending fixture the reference passes and the mutant fails, and that
+/// `conform run` over that fixture reports the one rule the cluster names.
+fn found_as_its_rules(python: &str, mutant: &Mutant) {
+    let (name, suite) = (mutant.name, mutant.suite);
+    let dir = tempfile::tempdir().unwrap();
+    let (out, pending) = (dir.path().join("reports"), dir.path().join("pending"));
+    let command = mutant_cmd(python, name);
+    let count = mutant.count.to_string();
+    let finished = conform(&[
+        "explore",
+        "--impl-cmd",
+        &command,
+        "--suite",
+        suite,
+        "--count",
+        &count,
+        "--seed",
+        "7",
+        "-j",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--pending-dir",
+        pending.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(finished.code, Some(1), "{name}: {}", finished.text());
+    let report = explore_report(&out);
+    let clusters = report["clusters"].as_array().unwrap();
+    let found: BTreeSet<&str> = clusters.iter().map(|c| c["signature"].as_str().unwrap()).collect();
+    let planted: BTreeSet<&str> = mutant.clusters.iter().copied().collect();
+    assert_eq!(found, planted, "{name}: one cluster per planted bug, named by its rule: {clusters:#?}");
+    assert_eq!(clusters.len(), mutant.clusters.len(), "{name}: {clusters:#?}");
+    for cluster in clusters {
+        let signature = cluster["signature"].as_str().unwrap();
         let first: u64 = cluster["first_input"].as_str().unwrap().split('#').nth(1).unwrap().parse().unwrap();
         assert!(first < 20_000, "{name}: first found at input {first}");
         let example = &cluster["example"];
         let items = example["items_after"].as_u64().unwrap();
         assert!(items <= 3, "{name}: {items} items left: {example:#}");
-        for other in clusters {
-            let signature = other["signature"].as_str().unwrap().to_owned();
-            assert!(signatures.insert((suite.to_owned(), signature.clone())), "{name} shares `{signature}`");
-        }
-        eprintln!("{name}: found at {suite}#{first}, reduced to {items} items: {}", cluster["signature"]);
+        eprintln!("{name}: found at {suite}#{first}, reduced to {items} items: {signature}");
 
         // The pending fixture is a valid case the reference passes and the
         // mutant fails.
@@ -192,6 +242,12 @@ fn every_planted_mutant_is_found_in_a_cluster_of_its_own_with_a_small_fixture() 
             out.to_str().unwrap(),
         ]);
         assert_eq!(failing.code, Some(1), "{name}: {}", failing.text());
+        // The run names the same one rule.
+        let run = read_json(&out.join("conform-report.json"));
+        let labels: Vec<&str> =
+            run["clusters"].as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
+        assert_eq!(labels, [signature], "{name}: {run:#}");
+        std::fs::remove_file(&accepted).unwrap();
     }
 }
 
@@ -275,7 +331,8 @@ fn explore_needs_an_implementation_to_compare() {
 crate::trials![
     the_reference_over_the_protocol_finds_no_divergence,
     every_planted_mutant_passes_every_bundled_fixture_of_its_suite,
-    every_planted_mutant_is_found_in_a_cluster_of_its_own_with_a_small_fixture,
+    every_planted_mutant_is_found_as_one_cluster_named_by_its_rule_with_a_small_fixture,
+    a_mutant_breaking_two_rules_is_found_as_exactly_two_clusters,
     against_cmd_compares_two_external_implementations_and_the_reference_on_either_side,
     inputs_are_reproducible_from_the_seed_and_the_report,
     explore_needs_an_implementation_to_compare

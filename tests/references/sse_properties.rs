@@ -152,15 +152,15 @@ proptest! {
         let mut session = normalize::session(&base_session(), &mut NoTrace).map_err(TestCaseError::fail)?;
         for earlier in &earlier {
             let earlier = normalize::patch(&Value::Object(earlier.clone()), &mut NoTrace).map_err(TestCaseError::fail)?;
-            if let Some(next) = fold_step(&session, &earlier, &mut NoTrace) {
+            if let Some(next) = fold_step(&session, &earlier, 0, &mut NoTrace) {
                 session = next;
             }
         }
         let patch = normalize::patch(&Value::Object(patch), &mut NoTrace).map_err(TestCaseError::fail)?;
-        if let Some(next) = fold_step(&session, &patch, &mut NoTrace) {
+        if let Some(next) = fold_step(&session, &patch, 0, &mut NoTrace) {
             session = next;
         }
-        let again = fold_step(&session, &patch, &mut NoTrace).map_or(PatchResult::Unchanged, |_| PatchResult::Applied);
+        let again = fold_step(&session, &patch, 0, &mut NoTrace).map_or(PatchResult::Unchanged, |_| PatchResult::Applied);
         prop_assert_eq!(again, PatchResult::Unchanged, "patch {:?} on {:?}", patch, session);
     }
 }

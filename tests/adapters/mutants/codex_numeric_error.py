@@ -29,4 +29,5 @@ def rewrite_input(suite, case_input):
     return bool(changed)
 
 
-relay.serve("mutant-codex-numeric-error", rewrite_input=rewrite_input)
+if __name__ == "__main__":
+    relay.serve("mutant-codex-numeric-error", rewrite_input=rewrite_input)

@@ -346,6 +346,13 @@ impl ClaudeNormalizer {
             let reason = Cow::Borrowed(reason.unwrap_or(NO_TEXT));
             let outcome = outcome_since(block_first, self.out.next_index(), reason);
             dispositions.push(BlockDisposition { block_type, outcome });
+            if trace.keeps_provenance() {
+                // Provenance: each block's rules decide its own events (and
+                // its disposition), not its neighbours' in the same line.
+                trace.emitted(Scope::Items { member: "events", start: block_first, end: self.out.next_index() });
+                let at = format!("/dispositions/{}/blocks/{}", self.out.lengths().1, dispositions.len() - 1);
+                trace.also(Scope::Pointer(&at));
+            }
         }
         let outcome = outcome_since(first, self.out.next_index(), Cow::Borrowed("no content block produced an event"));
         self.out.record(Disposition { kind, outcome, blocks: Some(dispositions) });

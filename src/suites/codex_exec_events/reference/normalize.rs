@@ -2,7 +2,7 @@
 //! normalized events out, as an incremental state machine (which tools
 //! started, and the error the current turn already reported).
 
-use crate::suite_api::RuleTrace;
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::agent_events::{
     ALREADY_STARTED, EventType, InvalidItemRules, ItemKind, StreamOutput, ToolTracker, decode_object, delta_data,
     error_data, session_ready_data, thinking_data,
@@ -109,7 +109,12 @@ impl ExecNormalizer {
                 match message {
                     Some(message) if self.turn_error.as_deref() != Some(message) => {
                         trace.hit("exec.turn-failed.error");
+                        let (event, disposition) = self.out.lengths();
                         self.out.push(EventType::Error, error_data(message, None));
+                        // Provenance: the error event is this rule's alone
+                        // (the `done` after it is the next rule's).
+                        trace.emitted(Scope::Items { member: "events", start: event, end: event + 1 });
+                        trace.also(Scope::Items { member: "dispositions", start: disposition, end: disposition + 1 });
                     }
                     Some(_) => trace.hit("exec.turn-failed.error-already-reported"),
                     None => {}

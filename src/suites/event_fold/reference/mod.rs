@@ -35,7 +35,41 @@ pub fn fold<'a>(events: impl IntoIterator<Item = &'a Value>, trace: &mut dyn Rul
             len => trace.emitted(Scope::Items { member: "messages", start: len - 1, end: len }),
         }
     }
-    messages.iter().map(Message::to_value).collect()
+    let messages: Vec<Value> = messages.iter().map(Message::to_value).collect();
+    for (index, message) in messages.iter().enumerate() {
+        claim_summaries(message, &format!("/messages/{index}"), trace);
+    }
+    messages
+}
+
+/// Every tool block's `summary` is decided by `getToolResultSummary`
+/// (`fold.tool.summary`), whichever events built the block: a claim of its
+/// own for the member, in `blocks`, in `toolEvents` (the same blocks) and in
+/// a sub-agent's nested blocks.
+fn claim_summaries(holder: &Value, at: &str, trace: &mut dyn RuleTrace) {
+    let tools = holder.get("toolEvents").and_then(Value::as_array).map_or(0, Vec::len);
+    let Some(blocks) = holder.get("blocks").and_then(Value::as_array) else { return };
+    let mut tool = 0;
+    for (index, block) in blocks.iter().enumerate() {
+        match block.get("kind").and_then(Value::as_str) {
+            Some("tool") => {
+                trace.hit("fold.tool.summary");
+                if trace.keeps_provenance() {
+                    trace.emitted(Scope::Pointer(&format!("{at}/blocks/{index}/summary")));
+                    if tool < tools {
+                        trace.also(Scope::Pointer(&format!("{at}/toolEvents/{tool}/summary")));
+                    }
+                }
+                tool += 1;
+            }
+            Some("subagent") => {
+                if let Some(subagent) = block.get("subagent") {
+                    claim_summaries(subagent, &format!("{at}/blocks/{index}/subagent"), trace);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The suite reference: `{events, replayOrder?}` → `{messages}`, or an

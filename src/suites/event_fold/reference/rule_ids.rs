@@ -34,5 +34,6 @@ pub const RULES: &[&str] = &[
     "fold.tool-result.upgrade",
     "fold.tool-start.subagent-spawn",
     "fold.tool-start.tool-block",
+    "fold.tool.summary",
     "fold.user-message.new-bubble",
 ];

@@ -12,7 +12,7 @@
 
 use super::normalize::FLAT_PATCH_KEYS;
 use super::reply_clock;
-use crate::suite_api::RuleTrace;
+use crate::suite_api::{RuleTrace, Scope};
 use serde_json::{Map, Value};
 
 /// Below this `activeAt` move (in ms) a keep-alive is render-irrelevant:
@@ -46,10 +46,12 @@ impl PatchResult {
     }
 }
 
-/// Folds one normalized patch into `session`. `None` means `unchanged`.
+/// Folds one normalized patch (number `index` of the input) into
+/// `session`. `None` means `unchanged`.
 pub fn fold_step(
     session: &Map<String, Value>,
     patch: &Map<String, Value>,
+    index: usize,
     trace: &mut dyn RuleTrace,
 ) -> Option<Map<String, Value>> {
     if !is_render_relevant(session, patch, trace) {
@@ -59,12 +61,22 @@ pub fn fold_step(
     let watermark = reply_clock::watermark(session, trace);
     let mut next = session.clone();
     let mut changed = false;
+    // Provenance: what was decided so far (the patch's normalization, the
+    // pre-check, the watermark) decided its verdict, before each write
+    // claims its own member below.
+    trace.emitted(Scope::Items { member: "expectedPatchResults", start: index, end: index + 1 });
     for key in FLAT_PATCH_KEYS {
         let Some(value) = patch.get(key) else { continue };
         if strictly_equal(next.get(key), value) {
             continue;
         }
         trace.hit(if value.is_null() { "sse.flat.null-clears" } else { "sse.flat.last-write-wins" });
+        if trace.keeps_provenance() {
+            // Provenance: the write decided this member of the session (and
+            // the patch's verdict), not the members other patches wrote.
+            trace.emitted(Scope::Pointer(&format!("/expectedSession/{key}")));
+            trace.also(Scope::Items { member: "expectedPatchResults", start: index, end: index + 1 });
+        }
         next.insert(key.to_owned(), value.clone());
         changed = true;
     }
@@ -211,16 +223,16 @@ mod tests {
     #[test]
     fn numbers_compare_by_value_not_representation() {
         let session = object(json!({"backgroundTaskCount": 1, "updatedAt": 5, "activeAt": 0}));
-        assert_eq!(fold_step(&session, &object(json!({"backgroundTaskCount": 1.0})), &mut NoTrace), None);
-        assert_eq!(fold_step(&session, &object(json!({"updatedAt": 5.0})), &mut NoTrace), None);
+        assert_eq!(fold_step(&session, &object(json!({"backgroundTaskCount": 1.0})), 0, &mut NoTrace), None);
+        assert_eq!(fold_step(&session, &object(json!({"updatedAt": 5.0})), 0, &mut NoTrace), None);
     }
 
     #[test]
     fn keepalive_window_is_strict_and_symmetric() {
         let session = object(json!({"activeAt": 100_000}));
-        assert_eq!(fold_step(&session, &object(json!({"activeAt": 159_999})), &mut NoTrace), None);
-        assert_eq!(fold_step(&session, &object(json!({"activeAt": 40_001})), &mut NoTrace), None);
-        let moved = fold_step(&session, &object(json!({"activeAt": 160_000})), &mut NoTrace);
+        assert_eq!(fold_step(&session, &object(json!({"activeAt": 159_999})), 0, &mut NoTrace), None);
+        assert_eq!(fold_step(&session, &object(json!({"activeAt": 40_001})), 0, &mut NoTrace), None);
+        let moved = fold_step(&session, &object(json!({"activeAt": 160_000})), 0, &mut NoTrace);
         assert_eq!(moved.and_then(|next| next.get("activeAt").cloned()), Some(json!(160_000)));
     }
 }

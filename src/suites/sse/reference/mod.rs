@@ -65,7 +65,7 @@ fn replay(input: &Value, version: u32, trace: &mut dyn RuleTrace) -> Result<Valu
         if version == 1 && normalize::REPLY_CLOCK_PATCH_KEYS.iter().any(|key| patch.contains_key(*key)) {
             trace.hit("v2.m3.reply-clock-in-version-1-document");
         }
-        let verdict = match fold_step(&session, &patch, trace) {
+        let verdict = match fold_step(&session, &patch, index, trace) {
             Some(next) => {
                 session = next;
                 PatchResult::Applied

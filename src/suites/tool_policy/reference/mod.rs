@@ -15,7 +15,7 @@ pub mod rules;
 
 pub use rule_ids::RULES;
 
-use crate::suite_api::RuleTrace;
+use crate::suite_api::{RuleTrace, Scope};
 use crate::suites::js::trim;
 use rules::{
     ALLOWED_SHELL, ALLOWED_WRITE, DENIED_SHELL, IMPL_ALLOWED_SHELL, IMPL_ALLOWED_TOOLS, IMPL_DENIED,
@@ -109,7 +109,12 @@ pub fn run(input: &Value, trace: &mut dyn RuleTrace) -> Result<Value, String> {
             Mode::Planner
         }
     };
+    // Provenance: the mode concerns the case; the step of the policy that
+    // matched decides `allowed` and `reason`.
+    trace.emitted(Scope::Case);
     let decision = is_allowed(tool, command, mode, trace);
+    trace.emitted(Scope::Pointer("/allowed"));
+    trace.also(Scope::Pointer("/reason"));
     let mut output = Map::new();
     output.insert("allowed".to_owned(), Value::Bool(decision.allowed));
     if let Some(reason) = decision.reason {
