@@ -52,6 +52,8 @@ const ITEMS: &[SeedItem] = &[
     },
     SeedItem { folder: "event_fold", named: "Agent definition files", fixtures: &[] },
     SeedItem { folder: "event_fold", named: "activity status", fixtures: &[] },
+    // Not in the audit's list, but the seed's hooks are derived from events the same way.
+    SeedItem { folder: "event_fold", named: "Hooks (`SessionStart`, `PreToolUse` callbacks", fixtures: &[] },
     // Seed 000: Claude Code's display abstraction.
     SeedItem { folder: "claude_display", named: "`tool_search_tool_bm25`", fixtures: &["server-tool-search-bm25"] },
     SeedItem {
