@@ -103,9 +103,10 @@ fn case_block(case: &CaseReport) -> String {
     let mut md = String::new();
     let headline = case.message.as_deref().unwrap_or("");
     md.push_str(&format!(
-        "<details><summary><code>{}</code> · <b>{}</b> · {}</summary>\n\n",
+        "<details><summary><code>{}</code> · <b>{}</b>{} · {}</summary>\n\n",
         escape_inline(&case.id),
         case.verdict,
+        contract_badge(case),
         escape_inline(&first_line(headline))
     ));
     md.push_str(&format!("File: {}\n\n", code_span(&case.path)));
@@ -143,11 +144,18 @@ fn case_block(case: &CaseReport) -> String {
 /// A case that did not pass, on one line (when the budget is spent).
 fn case_line(case: &CaseReport) -> String {
     format!(
-        "- <code>{}</code> · <b>{}</b> · {}\n",
+        "- <code>{}</code> · <b>{}</b>{} · {}\n",
         escape_inline(&case.id),
         case.verdict,
+        contract_badge(case),
         escape_inline(&first_line(case.message.as_deref().unwrap_or("")))
     )
+}
+
+/// ` · <i>robustness</i>` for a fixture whose input is outside its suite's
+/// wire schema; nothing for an in-contract one.
+fn contract_badge(case: &CaseReport) -> String {
+    if case.contract.is_robustness() { format!(" · <i>{}</i>", case.contract) } else { String::new() }
 }
 
 /// `### 31 failures, 2 causes` and a table of the causes.

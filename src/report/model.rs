@@ -10,6 +10,7 @@ use crate::compare::{DiffHunk, Difference, DifferenceKind};
 use crate::error::exit_code;
 use crate::fixture::Notice;
 use crate::implementation::{ImplementationInfo, Outcome};
+use crate::suite_api::Contract;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -200,6 +201,11 @@ pub struct CaseReport {
     /// The fixture's version, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixture_version: Option<u32>,
+    /// `robustness` when the fixture's input is outside its suite's wire
+    /// schema (an input no real hub sends, pinned on purpose); left out when
+    /// it is in the contract or the fixture could not be read.
+    #[serde(default, skip_serializing_if = "Contract::is_in_contract")]
+    pub contract: Contract,
     /// The verdict.
     pub verdict: Verdict,
     /// Time the implementation spent on the case, in milliseconds.
@@ -250,6 +256,7 @@ impl CaseReport {
             name,
             path,
             fixture_version: None,
+            contract: Contract::InContract,
             verdict,
             duration_ms: 0.0,
             message: None,

@@ -112,7 +112,10 @@ fn write_case(case: &CaseReport, out: &mut dyn io::Write, options: &PrettyOption
     let p = options.palette;
     // Ids and paths come from file names, which may hold a newline.
     let (id, path) = (one_line(&case.id), one_line(&case.path));
-    writeln!(out, "{} {}  {}", p.bad(&label(case.verdict)), p.bold(&id), p.dim(&format!("({path})")))?;
+    // A fixture whose input no hub sends is labelled, so it can be triaged
+    // after the in-contract ones.
+    let contract = if case.contract.is_robustness() { format!(" [{}]", case.contract) } else { String::new() };
+    writeln!(out, "{} {}{contract}  {}", p.bad(&label(case.verdict)), p.bold(&id), p.dim(&format!("({path})")))?;
     for problem in &case.problems {
         writeln!(out, "  {problem}")?;
     }

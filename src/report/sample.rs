@@ -76,7 +76,15 @@ pub fn run() -> RunReport {
             failing("chat", "tool-error-state", input, tool_output("error"), tool_output("completed")),
             &["reduce.tool.result-error", "output.claude.tool-result.is-error"],
         ),
-        case("chat", "throws", Verdict::Error, Some("decoder threw: TypeError: cannot read \"blocks\" of undefined")),
+        CaseReport {
+            contract: crate::suite_api::Contract::Robustness,
+            ..case(
+                "chat",
+                "throws",
+                Verdict::Error,
+                Some("decoder threw: TypeError: cannot read \"blocks\" of undefined"),
+            )
+        },
         CaseReport {
             stderr: Some("thread 'main' panicked at src/decode.rs:41:9:\nindex out of bounds\n".to_owned()),
             ..case(

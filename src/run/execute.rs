@@ -18,7 +18,7 @@ use crate::report::SelectionSummary;
 use crate::report::limits::{ARTIFACT_LIMITS, cap_case_values};
 use crate::report::{CaseReport, HarnessInfo, Partition, REPORT_FORMAT, REPORT_FORMAT_VERSION, RunReport, Verdict};
 use crate::report::{RunConsumer, RunEvent};
-use crate::suite_api::Suite;
+use crate::suite_api::{Contract, Suite};
 use chrono::NaiveDate;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -88,6 +88,7 @@ struct KeptCase {
     id: Box<str>,
     path: Box<str>,
     fixture_version: Option<u32>,
+    contract: Contract,
     verdict: Verdict,
     /// The verdict before the baseline reclassified it.
     judged: Verdict,
@@ -115,6 +116,7 @@ impl KeptCase {
                 id: case.id.into_boxed_str(),
                 path: case.path.into_boxed_str(),
                 fixture_version: case.fixture_version,
+                contract: case.contract,
                 verdict: case.verdict,
                 judged,
                 duration_ms: case.duration_ms,
@@ -126,6 +128,7 @@ impl KeptCase {
                 id: case.id.clone().into_boxed_str(),
                 path: Box::default(),
                 fixture_version: None,
+                contract: case.contract,
                 verdict: case.verdict,
                 judged,
                 duration_ms: case.duration_ms,
@@ -147,6 +150,7 @@ impl KeptCase {
         let name = self.id.split_once('/').map_or("", |(_, name)| name).to_owned();
         CaseReport {
             fixture_version: self.fixture_version,
+            contract: self.contract,
             duration_ms: self.duration_ms,
             stderr: self.stderr.as_deref().map(str::to_owned),
             ..CaseReport::new(self.id.to_string(), self.suite(), name, self.path.to_string(), self.verdict)

@@ -40,6 +40,12 @@ impl Contract {
     pub fn is_robustness(self) -> bool {
         self == Contract::Robustness
     }
+
+    /// Whether this is [`Contract::InContract`] (reports leave the member
+    /// out then).
+    pub fn is_in_contract(&self) -> bool {
+        *self == Contract::InContract
+    }
 }
 
 impl std::fmt::Display for Contract {

@@ -3,11 +3,12 @@
 //! strict input schema, compiled on its own from the schema files), drops
 //! the others before they are sent and counts them in one line; without it,
 //! `--any-json` sends inputs outside the contract and the report counts
-//! them as robustness.
+//! them as robustness. `conform run` labels the fixtures whose input is
+//! outside the wire schema in every report format.
 
 use crate::common;
 
-use common::{conform, read_json};
+use common::{assert_valid_report, chat_fixture, conform, conform_in, read_json, write_fixture};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -108,4 +109,105 @@ fn explore_in_contract_sends_only_inputs_valid_against_the_wire_schema() {
     assert!(lines[0].contains(&line), "{} does not say {line}", lines[0]);
 }
 
-crate::trials![explore_in_contract_sends_only_inputs_valid_against_the_wire_schema];
+/// A tree with chat's bundled robustness fixture (passing), a copy of it
+/// whose expected `hasReadyEvent` is wrong (failing) and an in-contract
+/// fixture that fails.
+fn robustness_tree(dir: &Path) -> std::path::PathBuf {
+    let chat = dir.join("fixtures/chat");
+    let bundled =
+        read_json(&common::root().join("fixtures/chat/robustness-rows-not-objects-and-absent-local-ids.json"));
+    write_fixture(&chat, &bundled);
+    let mut failing = bundled.clone();
+    failing["name"] = json!("robustness-failing");
+    failing["expected"]["hasReadyEvent"] = json!(!bundled["expected"]["hasReadyEvent"].as_bool().unwrap());
+    write_fixture(&chat, &failing);
+    let mut in_contract = chat_fixture("in-contract-failing", "hello", "hello");
+    in_contract["expected"]["hasReadyEvent"] = json!(true);
+    write_fixture(&chat, &in_contract);
+    dir.join("fixtures")
+}
+
+fn run_labels_fixtures_whose_input_is_outside_the_wire_schema_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    robustness_tree(dir.path());
+    let args = [
+        "run",
+        "fixtures",
+        "--no-progress",
+        "--out",
+        "out",
+        "--format",
+        "pretty",
+        "--format",
+        "json",
+        "--format",
+        "junit",
+        "--format",
+        "markdown",
+        "--format",
+        "html",
+    ];
+    let finished = conform_in(dir.path(), &args);
+    assert_eq!(finished.code, Some(1), "{}", finished.text());
+    let out = dir.path().join("out");
+
+    // JSON: a `contract` member on the robustness fixtures only, passing or not.
+    let report = read_json(&out.join("conform-report.json"));
+    assert_valid_report(&report);
+    let contract = |id: &str| {
+        let case =
+            report["cases"].as_array().unwrap().iter().find(|case| case["id"] == id).unwrap_or_else(|| panic!("{id}"));
+        case.get("contract").cloned()
+    };
+    assert_eq!(contract("chat/robustness-rows-not-objects-and-absent-local-ids"), Some(json!("robustness")));
+    assert_eq!(contract("chat/robustness-failing"), Some(json!("robustness")));
+    assert_eq!(contract("chat/in-contract-failing"), None);
+
+    // Terminal: the label beside the failing case's id.
+    let line = |id: &str| finished.stdout.lines().find(|line| line.contains(id)).map(str::to_owned).unwrap_or_default();
+    assert!(line("chat/robustness-failing").contains("chat/robustness-failing [robustness]"), "{}", finished.stdout);
+    assert!(!line("chat/in-contract-failing").contains("robustness"), "{}", finished.stdout);
+
+    // JUnit: the label leads the failure message.
+    let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
+    assert!(junit.contains("message=\"[robustness] "), "{junit}");
+    assert_eq!(junit.matches("[robustness]").count(), 1, "only the failing robustness case: {junit}");
+
+    // Markdown: a badge in the failing case's summary.
+    let markdown = std::fs::read_to_string(out.join("conform-report.md")).unwrap();
+    let summary = |id: &str| {
+        let head = format!("<details><summary><code>{id}</code>");
+        markdown.lines().find(|line| line.starts_with(&head)).unwrap_or_default().to_owned()
+    };
+    assert!(summary("chat/robustness-failing").contains("· <i>robustness</i>"), "{markdown}");
+    assert!(!summary("chat/in-contract-failing").is_empty(), "{markdown}");
+    assert!(!summary("chat/in-contract-failing").contains("robustness"), "{markdown}");
+
+    // HTML, as rendered: a badge on both robustness fixtures' rows.
+    let html_path = out.join("conform-report.html");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert_eq!(html.matches("class=\"badge contract-robustness\"").count(), 2, "{html}");
+    let Some(chromium) = common::chromium() else { return };
+    let profile = dir.path().join("chromium-profile");
+    let dump = std::process::Command::new(chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--virtual-time-budget=5000", "--dump-dom", &format!("file://{}", html_path.display())])
+        .output()
+        .expect("chromium runs");
+    assert!(dump.status.success(), "{}", String::from_utf8_lossy(&dump.stderr));
+    let dom = String::from_utf8_lossy(&dump.stdout);
+    assert!(dom.contains("data-ready=\"1\""), "the inline script ran");
+    for id in ["chat/robustness-failing", "chat/robustness-rows-not-objects-and-absent-local-ids"] {
+        let at = dom.find(&format!("<code class=\"id\">{id}</code>")).unwrap_or_else(|| panic!("{id} is rendered"));
+        let row = &dom[..at];
+        let badge = row.rfind("class=\"badge contract-robustness\"").unwrap_or(0);
+        assert!(badge > row.rfind("class=\"case").unwrap_or(usize::MAX), "{id} has its badge");
+    }
+    assert!(!dom.contains("contract-robustness\" title=\"the input is outside the suite's wire schema: no real hub sends it\">robustness</span><code class=\"id\">chat/in-contract-failing"));
+}
+
+crate::trials![
+    explore_in_contract_sends_only_inputs_valid_against_the_wire_schema,
+    run_labels_fixtures_whose_input_is_outside_the_wire_schema_in_every_format
+];

@@ -296,8 +296,17 @@ fn case_entry(page: &mut String, case: &CaseReport, entry: Option<&EntryOutcome>
 /// The badge, id, first message line and duration of a case's row.
 fn case_head(case: &CaseReport, message: &str) -> String {
     let first_line = message.lines().next().unwrap_or("");
+    // A fixture whose input no hub sends carries a second badge.
+    let contract = if case.contract.is_robustness() {
+        format!(
+            "<span class=\"badge contract-robustness\" title=\"the input is outside the suite's wire schema: no real hub sends it\">{}</span>",
+            case.contract
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "<span class=\"badge v-{0}\">{0}</span><code class=\"id\">{1}</code><span class=\"msg\">{2}</span><span class=\"meta mono\">{3:.1} ms</span>",
+        "<span class=\"badge v-{0}\">{0}</span>{contract}<code class=\"id\">{1}</code><span class=\"msg\">{2}</span><span class=\"meta mono\">{3:.1} ms</span>",
         case.verdict,
         escape(&case.id),
         escape(first_line),
@@ -309,6 +318,9 @@ fn case_file(page: &mut String, case: &CaseReport) {
     let _ = write!(page, "<p class=\"meta\">file <code>{}</code>", escape(&case.path));
     if let Some(version) = case.fixture_version {
         let _ = write!(page, " · fixtureVersion {version}");
+    }
+    if case.contract.is_robustness() {
+        page.push_str(" · robustness: the input is outside the suite's wire schema");
     }
     page.push_str("</p>");
 }
