@@ -83,7 +83,12 @@ fn merge_reports(args: MergeArgs) -> anyhow::Result<i32> {
         formats = vec![Format::Json, Format::Junit, Format::Markdown, Format::Html];
     }
     super::sweep_leftovers(std::slice::from_ref(&args.out), false);
-    super::print_wrote(&write_files(&merged, &formats, &args.out, &FileOptions::default())?);
+    let files = write_files(&merged, &formats, &args.out, &FileOptions::default());
+    super::print_wrote(&files.written);
+    if !files.failed.is_empty() {
+        files.failed.iter().for_each(super::error);
+        return Ok(exit_code::CANNOT_JUDGE);
+    }
     println!("{}", merged.summary.summary_line());
     Ok(merged.exit_code())
 }

@@ -227,14 +227,24 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         json_streamed: json.is_some(),
     };
     // The JSON report was written as the run went; the others come from the report.
-    let mut written = write_files(&report, &formats, &args.out, &file_options)?;
+    // Every report is attempted and every failure named: on a full disk each file it cost is said.
+    let mut files = write_files(&report, &formats, &args.out, &file_options);
     if let Some(json) = json.take() {
-        let path = json.finish()?;
-        let position = formats.iter().filter(|f| f.file_name().is_some()).position(|f| *f == Format::Json);
-        written.insert(position.unwrap_or(0).min(written.len()), path);
+        match json.finish() {
+            Ok(path) => {
+                let position = formats.iter().filter(|f| f.file_name().is_some()).position(|f| *f == Format::Json);
+                files.written.insert(position.unwrap_or(0).min(files.written.len()), path);
+            }
+            // First: it is the run's record, which `baseline write`, `compare` and `report merge` read.
+            Err(err) => files.failed.insert(0, err),
+        }
     }
     if !args.quiet {
-        super::print_wrote(&written);
+        super::print_wrote(&files.written);
+    }
+    if !files.failed.is_empty() {
+        files.failed.iter().for_each(super::error);
+        return Ok(exit_code::CANNOT_JUDGE);
     }
     if super::interrupt::interrupted(&interrupted) {
         return Ok(exit_code::INTERRUPTED);

@@ -124,38 +124,59 @@ impl Default for FileOptions {
     }
 }
 
+/// What [`write_files`] did: the files written, and the error of each
+/// file that could not be (each naming its file), in the order of the
+/// formats.
+#[derive(Debug, Default)]
+pub struct FilesWritten {
+    /// The files written.
+    pub written: Vec<PathBuf>,
+    /// One error per file not written.
+    pub failed: Vec<io::Error>,
+}
+
 /// Writes the file formats among `formats` into `dir` (created if needed),
-/// each through a temporary file and a rename, and returns the paths written.
+/// each through a temporary file and a rename. A file that cannot be
+/// written does not stop the others: every failure is returned, naming its
+/// file, so a full disk names each report it cost.
 /// Markdown keeps to `options.markdown_limit` and, when cut, names the HTML report
 /// (else the JSON report) written beside it as the full report.
-pub fn write_files(
-    report: &RunReport,
-    formats: &[Format],
-    dir: &Path,
-    options: &FileOptions,
-) -> io::Result<Vec<PathBuf>> {
+pub fn write_files(report: &RunReport, formats: &[Format], dir: &Path, options: &FileOptions) -> FilesWritten {
     let full = [Format::Html, Format::Json].into_iter().find(|f| formats.contains(f)).and_then(Format::file_name);
     let markdown = MarkdownBudget {
         limit: options.markdown_limit,
         full_report: full.map(|name| dir.join(name).display().to_string()),
     };
-    let mut written = Vec::new();
+    let mut files = FilesWritten::default();
     for format in formats {
         let Some(name) = format.file_name() else { continue };
         if *format == Format::Json && options.json_streamed {
             continue;
         }
-        std::fs::create_dir_all(dir).map_err(|err| {
-            io::Error::new(err.kind(), format!("cannot create {}: {err}", crate::files::ShowPath::shown(dir)))
-        })?;
         let path = dir.join(name);
-        let mut buffer = Vec::new();
-        match format {
-            Format::Junit => write_junit_with(report, &mut buffer, options.junit)?,
-            _ => format.write_within(report, &mut buffer, Palette::plain(), &markdown)?,
+        let written = std::fs::create_dir_all(dir)
+            .map_err(|err| {
+                io::Error::new(
+                    err.kind(),
+                    format!(
+                        "cannot write {}: cannot create {}: {err}",
+                        crate::files::ShowPath::shown(path.as_path()),
+                        crate::files::ShowPath::shown(dir)
+                    ),
+                )
+            })
+            .and_then(|()| {
+                let mut buffer = Vec::new();
+                match format {
+                    Format::Junit => write_junit_with(report, &mut buffer, options.junit)?,
+                    _ => format.write_within(report, &mut buffer, Palette::plain(), &markdown)?,
+                }
+                crate::files::write_report_atomically(&path, &buffer)
+            });
+        match written {
+            Ok(()) => files.written.push(path),
+            Err(err) => files.failed.push(err),
         }
-        crate::files::write_report_atomically(&path, &buffer)?;
-        written.push(path);
     }
-    Ok(written)
+    files
 }

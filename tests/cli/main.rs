@@ -26,6 +26,7 @@ mod progress;
 mod reduce_cli;
 mod reduce_fault;
 mod regen_check;
+mod report_writes;
 mod rule_lists;
 mod schema_versions;
 mod seed_items;
@@ -53,6 +54,7 @@ fn main() {
         reduce_cli::trials,
         reduce_fault::trials,
         regen_check::trials,
+        report_writes::trials,
         rule_lists::trials,
         schema_versions::trials,
         seed_items::trials,
