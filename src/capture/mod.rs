@@ -10,13 +10,23 @@
 //! expected part with the suite's reference, build and validate the
 //! documents, lint them, and write them for review ([`crate::review`]).
 
+mod cases;
+mod document;
+mod inputs;
+mod order;
 pub mod pipeline;
+mod printed;
+mod scrub;
+mod windows;
+mod write;
 
 pub use crate::suite_api::capture::{
     CaptureFormat, CapturedCase, Case, CaseSource, ImportFailure, ImportFn, Imported, IndexedCase, NamesFn, OpenFn,
     Opened, PlannedWindow, Provenance, Sniff, SniffFn, SourceFile, Window, WindowFn,
 };
-pub use pipeline::{CaptureOptions, Captured, Prepared, PreparedFixture, Progress, capture, prepare, write};
+pub use pipeline::{CaptureOptions, Prepared, PreparedFixture, prepare};
+pub use printed::WrittenCounts;
+pub use write::{Captured, Progress, capture, write};
 
 use crate::error::FixtureError;
 use crate::redact::{Finding, RedactError};
@@ -48,6 +58,16 @@ pub fn find_format(suite: &str, name: &str) -> Result<(&'static dyn Suite, &'sta
         format_suite: suites.join(" or "),
         suite: suite.to_owned(),
     })
+}
+
+/// Checks a `--captured-on` day (`YYYY-MM-DD`).
+pub fn check_capture_day(day: Option<&str>) -> Result<(), CaptureError> {
+    match day {
+        Some(day) if chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_err() => {
+            Err(CaptureError::NotADay(day.to_owned()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The distinct format names.
@@ -97,6 +117,9 @@ pub enum CaptureError {
     /// `--window` for a format whose cases cannot be cut.
     #[error("--from {0} cannot cut cases into windows")]
     WindowUnsupported(String),
+    /// `--captured-on` is not a day.
+    #[error("--captured-on {0:?} is not a date (YYYY-MM-DD)")]
+    NotADay(String),
     /// `--window 0`.
     #[error("--window must be at least 1")]
     WindowTooSmall,

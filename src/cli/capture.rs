@@ -1,12 +1,10 @@
 //! `conform capture`.
 
-use anyhow::bail;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use conform::capture::{CaptureOptions, PreparedFixture, Progress, capture, find_format, format_names, formats};
+use conform::capture::{CaptureOptions, Progress, capture, check_capture_day, find_format, format_names, formats};
 use conform::error::exit_code;
-use conform::files::ShowPath;
-use conform::review::{WriteMode, Written, running_in_ci};
+use conform::review::{WriteMode, running_in_ci};
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -73,12 +71,8 @@ pub(super) fn formats_help() -> String {
 pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
     let mode = WriteMode::from_accept_flag(args.accept, running_in_ci())?;
     let (suite, format) = find_format(&args.suite, &args.format)?;
-    if let Some(day) = &args.captured_on
-        && chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_err()
-    {
-        bail!("--captured-on {day:?} is not a date (YYYY-MM-DD)");
-    }
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("fixtures").join(&args.suite));
+    check_capture_day(args.captured_on.as_deref())?;
+    let out = args.out.unwrap_or_else(|| PathBuf::from("fixtures").join(&args.suite));
     super::sweep_leftovers(std::slice::from_ref(&out), false);
     let options = CaptureOptions {
         suite,
@@ -93,51 +87,16 @@ pub fn execute(args: CaptureArgs) -> anyhow::Result<i32> {
         fixture_version: args.fixture_version,
         force_format: args.force_format,
     };
-    let mut progress = Printed::default();
-    let captured = capture(&options, mode, &mut progress)?;
-    let pending = captured.written.iter().filter(|outcome| matches!(outcome, Written::Pending(_))).count();
-    let redaction = &captured.redaction;
-    if redaction.total() > 0 {
-        let rules: Vec<String> = redaction.replacements.iter().map(|(rule, n)| format!("{rule} {n}")).collect();
-        println!(
-            "redacted {} secrets ({} distinct): {}; lint: clean",
-            redaction.total(),
-            redaction.distinct,
-            rules.join(", ")
-        );
-    } else {
-        println!("redacted nothing; lint: clean");
-    }
-    let unchanged = captured.written.iter().filter(|outcome| matches!(outcome, Written::Unchanged(_))).count();
-    println!(
-        "{} fixtures captured: {} new, {} changed, {unchanged} unchanged",
-        captured.written.len(),
-        progress.new,
-        progress.changed
-    );
-    if pending > 0 {
-        let folder = options.out.display();
-        let changes = if progress.changed > 0 {
-            format!(
-                " ({} of them change a fixture already there: `conform review {folder} --list` shows how)",
-                progress.changed
-            )
-        } else {
-            String::new()
-        };
-        println!("{pending} fixtures pending review{changes}: `conform review {folder}` accepts or rejects them");
+    let captured = capture(&options, mode, &mut Printed)?;
+    for line in &captured.summary {
+        println!("{line}");
     }
     Ok(exit_code::CONFORMANT)
 }
 
-/// Prints what a capture does as it goes: notices and warnings on stderr,
-/// each fixture written on stdout, `new` or `changed` (a fixture was already
-/// there; its curated members are kept and named) or `unchanged`.
-#[derive(Default)]
-struct Printed {
-    new: usize,
-    changed: usize,
-}
+/// Prints what a capture tells as it goes: notices and warnings on stderr,
+/// each fixture's line on stdout.
+struct Printed;
 
 impl Progress for Printed {
     fn notice(&mut self, text: &str) {
@@ -148,33 +107,7 @@ impl Progress for Printed {
         super::warning(text);
     }
 
-    fn fixture(&mut self, fixture: &PreparedFixture, written: &Written) {
-        let items = format!(" ({} items)", fixture.items);
-        let path = match written {
-            Written::Unchanged(_) => return super::print_written(written, &items),
-            Written::Pending(path) | Written::Accepted(path) => path,
-        };
-        let (verb, kept) = match &fixture.kept {
-            None => {
-                self.new += 1;
-                ("new", String::new())
-            }
-            Some(kept) => {
-                self.changed += 1;
-                let kept = match kept.as_slice() {
-                    [] => String::new(),
-                    members => format!("; kept its curated {}", members.join(", ")),
-                };
-                ("changed", kept)
-            }
-        };
-        println!("{verb:<9} {}{items}{kept}", path.shown());
-    }
-
-    fn removed(&mut self, paths: &[std::path::PathBuf]) {
-        super::note(format!(
-            "removed the {} pending fixtures this capture had written: a capture that fails writes nothing",
-            paths.len()
-        ));
+    fn fixture(&mut self, line: &str) {
+        println!("{line}");
     }
 }
