@@ -25,7 +25,8 @@ pub use text::{header_line, write_text};
 use crate::compare::compare;
 use crate::fixture::Corpus;
 use crate::implementation::CaseRequest;
-use crate::report::visible_controls;
+use crate::report::rules::{name_rules, rules_line};
+use crate::report::{DifferenceReport, visible_controls};
 use crate::suite_api::Suite;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -174,11 +175,17 @@ impl CheckReport {
             None => self.passed += 1,
             Some(mismatch) => {
                 self.failed += 1;
-                let first = mismatch.differences.first().map(|d| d.message()).unwrap_or_default();
+                // The first difference with the contract rules it breaks, as
+                // a run's reports name them.
+                let mut found: Vec<DifferenceReport> = mismatch.differences.iter().map(Into::into).collect();
+                name_rules(case.suite, case.fixture_version, case.input, case.expected, &mut found);
+                let mut details: Vec<String> = found.first().map(|d| d.message.clone()).into_iter().collect();
+                details.extend(found.first().and_then(|d| rules_line(case.suite.name(), &d.rules)));
+                details.push("run `conform run … --impl-cmd …` for the full diff".to_owned());
                 self.add(
                     Level::Note,
                     format!("{}: the output differs from the expectation (not a protocol problem)", case.id()),
-                    vec![first, "run `conform run … --impl-cmd …` for the full diff".to_owned()],
+                    details,
                 );
             }
         }

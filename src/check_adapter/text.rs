@@ -44,13 +44,14 @@ mod golden {
     use super::*;
 
     /// A check that found one of each level, a detail holding a control
-    /// character the adapter printed, and smoke cases of every outcome.
+    /// character the adapter printed, and smoke cases of every outcome (the
+    /// failed one naming the rule its first difference breaks).
     fn sample() -> CheckReport {
         let mut report = CheckReport {
             selected: 6,
             sent: 5,
             passed: 2,
-            failed: 1,
+            failed: 0,
             errors: 1,
             skipped: 1,
             messages: 9,
@@ -75,6 +76,23 @@ mod golden {
                 "stderr: Traceback (most recent call last):\u{7}".to_owned(),
             ],
         );
+        let chat = crate::suites::find("chat").expect("chat is a suite");
+        let input = serde_json::json!({"messages": [
+            {"id": "u1", "localId": null, "createdAt": 1, "content": {"role": "user", "content": "hi"}}
+        ], "agentState": null});
+        let reference = chat.reference_for(1).expect("chat implements version 1");
+        let expected = crate::suite_api::call_reference(reference, &input, &mut crate::suite_api::NoTrace)
+            .expect("the reference decodes the input");
+        let mut output = expected.clone();
+        output["blocks"][0]["text"] = serde_json::json!("hello");
+        let case = super::super::CheckCase {
+            suite: chat,
+            fixture: "user-text",
+            fixture_version: 1,
+            input: &input,
+            expected: &expected,
+        };
+        report.judge_output(&case, &output);
         report
     }
 

@@ -22,7 +22,7 @@ const MAX_RULES: usize = 10;
 const MAX_CLUSTER_EXAMPLES: usize = 5;
 
 /// ` — rules: [`a`](link), …` for a difference with rules, else nothing.
-fn rule_links(suite: &str, rules: &[String]) -> String {
+pub(crate) fn rule_links(suite: &str, rules: &[String]) -> String {
     if rules.is_empty() {
         return String::new();
     }

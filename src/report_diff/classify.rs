@@ -28,6 +28,7 @@ pub fn diff_reports(old: &RunReport, new: &RunReport, old_path: &str, new_path: 
         };
         let change = CaseChange {
             id: case.id.clone(),
+            suite: case.suite.clone(),
             path: case.path.clone(),
             old: CaseState::of(before),
             new: CaseState::of(case),

@@ -90,6 +90,9 @@ impl CaseState {
 pub struct CaseChange {
     /// The fixture id.
     pub id: String,
+    /// Its suite (whose README states the rules its differences name).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub suite: String,
     /// The fixture file (in the new run).
     pub path: String,
     /// Its state in the old run.

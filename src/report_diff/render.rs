@@ -3,6 +3,8 @@
 
 use super::{CaseChange, CaseOnlyIn, CaseState, ReportDiff};
 use crate::report::budget::{Entry, fit};
+use crate::report::markdown::rule_links;
+use crate::report::rules::rules_line;
 use crate::report::{MarkdownBudget, Palette, markdown_fenced, markdown_inline};
 use std::io;
 
@@ -73,14 +75,20 @@ fn section(out: &mut dyn io::Write, p: Palette, section: Section, changes: &[Cas
         writeln!(out, "  {}  {arrow}", change.id)?;
         match section {
             Section::Regressions => {
-                for line in evidence(&change.new) {
+                for (line, rules) in evidence(&change.suite, &change.new) {
                     writeln!(out, "    {line}")?;
+                    if let Some(rules) = rules {
+                        writeln!(out, "      {}", p.dim(&rules))?;
+                    }
                 }
             }
             Section::ChangedFailures => {
                 for (label, state) in [("before", &change.old), ("now", &change.new)] {
-                    for line in evidence(state).into_iter().take(3) {
+                    for (line, rules) in evidence(&change.suite, state).into_iter().take(3) {
                         writeln!(out, "    {label:>6}: {line}")?;
+                        if let Some(rules) = rules {
+                            writeln!(out, "            {}", p.dim(&rules))?;
+                        }
                     }
                 }
             }
@@ -101,18 +109,32 @@ fn only_in(out: &mut dyn io::Write, title: &str, cases: &[CaseOnlyIn], prefix: &
     writeln!(out)
 }
 
-/// The pointer-level differences of a state, or its message.
-fn evidence(state: &CaseState) -> Vec<String> {
-    let mut lines: Vec<String> = state.differences.iter().take(MAX_DIFFERENCES).map(|d| d.message.clone()).collect();
+/// The pointer-level differences of a state (each with the line naming the
+/// rules it breaks, as run's reports give it), or its message.
+fn evidence(suite: &str, state: &CaseState) -> Vec<(String, Option<String>)> {
+    let mut lines: Vec<(String, Option<String>)> = state
+        .differences
+        .iter()
+        .take(MAX_DIFFERENCES)
+        .map(|d| (d.message.clone(), rules_line(suite, &d.rules)))
+        .collect();
     if state.differences.len() > MAX_DIFFERENCES {
-        lines.push(format!("… and {} more differences", state.differences.len() - MAX_DIFFERENCES));
+        lines.push((format!("… and {} more differences", state.differences.len() - MAX_DIFFERENCES), None));
     }
     if lines.is_empty()
         && let Some(message) = &state.message
     {
-        lines.push(message.lines().next().unwrap_or("").to_owned());
+        lines.push((message.lines().next().unwrap_or("").to_owned(), None));
     }
     lines
+}
+
+/// The first difference of a state (or its message) for a Markdown cell,
+/// with the links of the rules it breaks.
+fn first_difference(suite: &str, state: &CaseState) -> String {
+    let text = evidence(suite, state).into_iter().next().map_or(String::new(), |(line, _)| line);
+    let rules = state.differences.first().map_or(String::new(), |d| rule_links(suite, &d.rules));
+    format!("{}{rules}", markdown_inline(&text))
 }
 
 /// Writes the diff as Markdown, ready to paste into a pull-request comment,
@@ -149,15 +171,23 @@ pub fn write_markdown_diff_within(
     ));
 
     let mut entries = Vec::new();
-    let first_difference = |state: &CaseState| markdown_inline(evidence(state).first().map_or("", String::as_str));
     changes_table(&mut entries, "Regressions", &diff.regressions, &["was", "now", "first difference"], |change| {
-        format!("{} | **{}** | {}", change.old.verdict, change.new.verdict, first_difference(&change.new))
+        format!(
+            "{} | **{}** | {}",
+            change.old.verdict,
+            change.new.verdict,
+            first_difference(&change.suite, &change.new)
+        )
     });
-    for change in diff.regressions.iter().filter(|c| evidence(&c.new).len() > 1) {
+    for change in diff.regressions.iter().filter(|c| evidence(&c.suite, &c.new).len() > 1) {
+        let lines: Vec<String> = evidence(&change.suite, &change.new)
+            .into_iter()
+            .flat_map(|(line, rules)| std::iter::once(line).chain(rules.map(|rules| format!("  {rules}"))))
+            .collect();
         let whole = format!(
             "<details><summary>all differences of <code>{}</code></summary>\n\n{}\n</details>\n\n",
             markdown_inline(&change.id),
-            markdown_fenced("text", &evidence(&change.new).join("\n"))
+            markdown_fenced("text", &lines.join("\n"))
         );
         entries.push(Entry { whole, line: String::new(), counted: false });
     }
@@ -165,7 +195,7 @@ pub fn write_markdown_diff_within(
         format!("{} | **{}**", change.old.verdict, change.new.verdict)
     });
     changes_table(&mut entries, "Changed failures", &diff.changed_failures, &["before", "now"], |change| {
-        let cell = |state: &CaseState| format!("{}: {}", state.verdict, first_difference(state));
+        let cell = |state: &CaseState| format!("{}: {}", state.verdict, first_difference(&change.suite, state));
         format!("{} | {}", cell(&change.old), cell(&change.new))
     });
     changes_table(&mut entries, "Other changes", &diff.other_changes, &["was", "now"], |change| {
@@ -222,8 +252,9 @@ mod golden {
     use crate::report::{MarkdownBudget, RunReport, Verdict, sample};
     use crate::report_diff::diff_reports;
 
-    /// The sample run against an older one: two regressions, a fix, a
-    /// failure that changed, a removed and an added fixture.
+    /// The sample run against an older one: two regressions (the sample's
+    /// tool-state failure names the rules it breaks), a fix, a failure that
+    /// changed, a removed and an added fixture.
     fn sample_diff() -> ReportDiff {
         let new = sample::run();
         let mut old: RunReport = new.clone();
