@@ -5,6 +5,7 @@ parsing the same fixtures.
     python3 benches/floor.py                                  # chat, all, hapi; build with --profile release
     python3 benches/floor.py --corpora chat --repeat 9 --callgrind
     python3 benches/floor.py --per-suite                      # also a 10,000-fixture corpus of each suite
+    python3 benches/floor.py --per-suite --callgrind chat,hapi  # instructions on two corpora only
     python3 benches/floor.py --before /work/targets/old/release/conform   # the old tree's binary beside it
 
 For each corpus it times four stages, each a process over the same files:
@@ -15,10 +16,12 @@ For each corpus it times four stages, each a process over the same files:
 and, with --before, (c) and (d) of another conform binary. The stages alternate (a b c d a b c d
 ...) --repeat times, so a burst of load on a shared machine falls on every stage alike; each is
 printed as its median wall time and median CPU time (user + system of the child) and both as a
-multiple of (b). Stages (a) and (b) start as many worker threads as `conform run` does, so wall
-ratios compare like with like. With --callgrind each stage also runs once under
-`valgrind --tool=callgrind` and its instruction count (Ir, every thread) is printed beside, with
-its multiple of (b)'s: instruction counts do not move with machine noise.
+multiple of (b), with the median system CPU time and minor page faults beside (where the CPU
+beyond the instructions goes: stacks, pages taken from and given back to the system). Stages (a)
+and (b) start as many worker threads as `conform run` does, so wall ratios compare like with like.
+With --callgrind each stage also runs once under `valgrind --tool=callgrind` and its instruction
+count (Ir, every thread) is printed beside, with its multiple of (b)'s: instruction counts do not
+move with machine noise (`--callgrind chat,hapi` counts on those corpora only).
 
 Corpora: `chat` (10,000 chat fixtures) and `all` (10,000 fixtures cycling through every suite)
 are built as benches/corpus.py builds them, from the bundled fixtures; `hapi` is
@@ -63,7 +66,7 @@ def build(profile):
 
 
 def measure(argv, cwd):
-    """Runs `argv` once: (wall s, CPU s of the child, exit code)."""
+    """Runs `argv` once: (wall s, CPU s of the child, system CPU s of it, its minor page faults, exit code)."""
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
@@ -74,7 +77,8 @@ def measure(argv, cwd):
         os.execv(argv[0], argv)
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - start
-    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, cpu, usage.ru_stime, usage.ru_minflt, os.waitstatus_to_exitcode(status)
 
 
 def instructions(argv, cwd):
@@ -118,7 +122,12 @@ def main():
     parser.add_argument("--corpora", default="chat,all,hapi", help="comma-separated: chat, all, hapi, suite:NAME")
     parser.add_argument("--per-suite", action="store_true", help="add a 10,000-fixture corpus of every suite")
     parser.add_argument("--repeat", type=int, default=5, help="rounds of alternating stages (medians are printed)")
-    parser.add_argument("--callgrind", action="store_true", help="count instructions of each stage once")
+    parser.add_argument(
+        "--callgrind",
+        nargs="?",
+        const="*",
+        help="count instructions of each stage once: on every corpus, or on the comma-separated ones named",
+    )
     parser.add_argument("--keep", help="build the corpora here and keep them")
     args = parser.parse_args()
 
@@ -151,23 +160,30 @@ def main():
             codes = {stage: set() for stage, _ in stages}
             for _ in range(repeat):
                 for stage, argv in stages:
-                    wall, cpu, code = measure([*argv, folder], work)
-                    times[stage].append((wall, cpu))
+                    wall, cpu, system, faults, code = measure([*argv, folder], work)
+                    times[stage].append((wall, cpu, system, faults))
                     codes[stage].add(code)
-            counts = {stage: instructions([*argv, folder], work) for stage, argv in stages} if args.callgrind else {}
+            counted = args.callgrind and (args.callgrind == "*" or name in args.callgrind.split(","))
+            counts = {stage: instructions([*argv, folder], work) for stage, argv in stages} if counted else {}
             print(f"\n{name}: {folder} ({total / 1e6:.1f} MB of fixture JSON), {repeat} rounds")
-            print(f"{'stage':<16} {'wall ms':>9} {'× (b)':>6} {'CPU ms':>9} {'× (b)':>6} {'Ir (M)':>9} {'× (b)':>6}  exit")
-            floor_wall = statistics.median(w for w, _ in times["parse"])
-            floor_cpu = statistics.median(c for _, c in times["parse"])
+            print(
+                f"{'stage':<16} {'wall ms':>9} {'× (b)':>6} {'CPU ms':>9} {'× (b)':>6} {'Ir (M)':>9} {'× (b)':>6} "
+                f"{'sys ms':>8} {'faults':>8}  exit"
+            )
+            floor_wall = statistics.median(t[0] for t in times["parse"])
+            floor_cpu = statistics.median(t[1] for t in times["parse"])
             floor_ir = counts.get("parse")
             for stage, _ in stages:
-                wall = statistics.median(w for w, _ in times[stage])
-                cpu = statistics.median(c for _, c in times[stage])
+                wall = statistics.median(t[0] for t in times[stage])
+                cpu = statistics.median(t[1] for t in times[stage])
+                system = statistics.median(t[2] for t in times[stage])
+                faults = statistics.median(t[3] for t in times[stage])
                 ir = counts.get(stage)
                 ir_text = f"{ir / 1e6:>9.1f} {ir / floor_ir:>6.2f}" if ir and floor_ir else f"{'':>9} {'':>6}"
                 print(
                     f"{stage:<16} {wall * 1e3:>9.1f} {wall / floor_wall:>6.2f} {cpu * 1e3:>9.1f} "
-                    f"{cpu / floor_cpu:>6.2f} {ir_text}  {','.join(map(str, sorted(codes[stage])))}",
+                    f"{cpu / floor_cpu:>6.2f} {ir_text} {system * 1e3:>8.1f} {faults:>8.0f}  "
+                    f"{','.join(map(str, sorted(codes[stage])))}",
                     flush=True,
                 )
             if not args.keep and name != "hapi":

@@ -2,7 +2,7 @@
 //! read and checked on every core, one at a time, each document dropped once
 //! checked; only what is to be told is kept.
 
-use crate::fixture::{FixturePlan, FixtureStatus, Notice, NoticeLevel};
+use crate::fixture::{FixturePlan, FixtureStatus, LoadedFixture, Notice, NoticeLevel};
 
 /// What validating a selection found.
 #[derive(Clone, Debug, Default)]
@@ -45,24 +45,35 @@ impl Validation {
 /// Validates the fixtures of `plan` at `indexes` (see the module docs).
 pub fn validate_fixtures(plan: &FixturePlan, indexes: &[usize]) -> Validation {
     let mut validation = Validation { notices: plan.notices.clone(), total: indexes.len(), ..Validation::default() };
-    plan.load_each(indexes, 0, |_, fixture, mut found| {
-        validation.notices.append(&mut found);
-        match &fixture.status {
-            FixtureStatus::Ready(_) => {}
-            FixtureStatus::Invalid(errors) => {
+    // Each worker turns its fixture into its problems and drops the
+    // document itself (see `FixturePlan::load_each_as`).
+    plan.load_each_as(
+        indexes,
+        0,
+        false,
+        |fixture, notices| (problems(&fixture), notices),
+        |_, (problems, mut found)| {
+            validation.notices.append(&mut found);
+            if let Some(mut problems) = problems {
                 validation.invalid += 1;
-                validation.problems.extend(errors.iter().map(ToString::to_string));
+                validation.problems.append(&mut problems);
             }
-            FixtureStatus::UnsupportedVersion { found, readable } => {
-                validation.invalid += 1;
-                validation.problems.push(format!(
-                    "{}: fixtureVersion {found} cannot be validated: {} supports {:?}",
-                    fixture.path.display(),
-                    fixture.suite.name(),
-                    readable
-                ));
-            }
-        }
-    });
+        },
+    );
     validation
+}
+
+/// The problems of a fixture that is not valid, one line each; `None` when
+/// it is valid.
+fn problems(fixture: &LoadedFixture) -> Option<Vec<String>> {
+    match &fixture.status {
+        FixtureStatus::Ready(_) => None,
+        FixtureStatus::Invalid(errors) => Some(errors.iter().map(ToString::to_string).collect()),
+        FixtureStatus::UnsupportedVersion { found, readable } => Some(vec![format!(
+            "{}: fixtureVersion {found} cannot be validated: {} supports {:?}",
+            fixture.path.display(),
+            fixture.suite.name(),
+            readable
+        )]),
+    }
 }
