@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The two commands the README must open with, in this order.
-const FIRST_COMMANDS: [&str; 2] = ["cargo run --release -- run fixtures", "cargo test"];
+const FIRST_COMMANDS: [&str; 2] = ["cargo run -- run fixtures", "cargo test"];
 
 /// The README's line budget: the manual lives in `docs/`.
 const README_MAX_LINES: usize = 200;
