@@ -280,7 +280,9 @@ fn replay_input(pools: &[SeedPool], replay: &str, seed: u64, any_json: bool, in_
 }
 
 /// Starts the implementation under test and, with `--against-cmd`, the
-/// other one; `restarts` raises both restart budgets.
+/// other one; `restarts` raises both restart budgets. The reductions start
+/// them again (with `restarts`): their `implementation:` lines were printed
+/// when the exploration started them, so they are not printed twice.
 fn start_both(
     implementation: &ImplementationArgs,
     against_cmd: Option<&str>,
@@ -291,7 +293,8 @@ fn start_both(
     if let Some(restarts) = restarts {
         raise(&mut implementation.external.limits, restarts);
     }
-    let subject = implementation.start(Arc::clone(interrupted), false)?;
+    let restarted = restarts.is_some();
+    let subject = implementation.start(Arc::clone(interrupted), restarted)?;
     let against = match against_cmd {
         Some(command) => {
             let mut external = ExternalArgs {
@@ -302,7 +305,7 @@ fn start_both(
             if let Some(restarts) = restarts {
                 raise(&mut external.limits, restarts);
             }
-            let started = external.start(Arc::clone(interrupted), false)?;
+            let started = external.start(Arc::clone(interrupted), restarted)?;
             started.map(Subject::External)
         }
         None => None,

@@ -375,6 +375,31 @@ fn inputs_are_reproducible_from_the_seed_and_the_report() {
     assert_eq!(bad.code, Some(2), "{}", bad.text());
 }
 
+/// The reductions start the implementations again: the terminal still
+/// names each side once (it named the implementation under test twice).
+fn the_implementation_line_is_printed_once_per_side() {
+    let Some(python) = python() else { return };
+    let mutant = mutant_cmd(python, "policy_python_strip");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reports");
+    let args = ["explore", "--suite", "tool-policy", "--count", "3000", "--seed", "5", "-j", "2", "--no-pending"];
+    for (sides, expected) in [
+        (vec!["--impl-cmd", mutant.as_str()], 1),
+        (vec!["--impl-cmd", mutant.as_str(), "--against-cmd", "conform adapter"], 2),
+    ] {
+        let mut args = args.to_vec();
+        args.extend_from_slice(&sides);
+        args.extend_from_slice(&["--out", out.to_str().unwrap(), "--format", "json"]);
+        let finished = conform(&args);
+        assert_eq!(finished.code, Some(1), "{}", finished.text());
+        // The mutant diverges, so its clusters were reduced with the implementations started again.
+        let report = explore_report(&out);
+        assert!(!report["clusters"].as_array().unwrap().is_empty(), "{report}");
+        let lines = finished.stderr.lines().filter(|line| line.starts_with("implementation: ")).count();
+        assert_eq!(lines, expected, "{}", finished.stderr);
+    }
+}
+
 fn explore_needs_an_implementation_to_compare() {
     let finished = conform(&["explore", "--count", "10"]);
     assert_eq!(finished.code, Some(2));
@@ -389,5 +414,6 @@ crate::trials![
     explore_on_a_version_1_only_implementation_spends_no_input_on_unsupported,
     against_cmd_compares_two_external_implementations_and_the_reference_on_either_side,
     inputs_are_reproducible_from_the_seed_and_the_report,
+    the_implementation_line_is_printed_once_per_side,
     explore_needs_an_implementation_to_compare
 ];
