@@ -56,6 +56,7 @@ fn adapter(jobs: usize) -> PersistentImplementation {
         in_contract: false,
         max_clusters: 0,
         cancel: None,
+        in_flight: None,
     };
     explore(&pools, Party::Implementation(&implementation), Party::Reference, &options);
     implementation
@@ -102,6 +103,7 @@ fn summary() {
             in_contract: false,
             max_clusters: 0,
             cancel: None,
+            in_flight: None,
         };
         let exploration = explore(&pools, Party::Implementation(&implementation), Party::Reference, &options);
         let tally = &exploration.tallies[0];

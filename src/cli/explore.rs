@@ -135,13 +135,17 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         );
     }
     let interrupted = super::interrupt::flag();
+    // The exploring processes stop on Ctrl-C and when the time budget is spent: a case in flight is cut then.
+    let exploring = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let sides = CommandSides {
         implementation: &args.implementation,
         against_cmd: args.against_cmd.as_deref(),
         interrupted: &interrupted,
+        exploring: &exploring,
     };
     let paths = paths.iter().map(|p| p.display().to_string()).collect();
-    let options = args.session_options(seed, &interrupted, started_at, paths, corpus.notices.clone());
+    let mut options = args.session_options(seed, &interrupted, started_at, paths, corpus.notices.clone());
+    options.in_flight = Some(&exploring);
     let outcome = explore_session(&pools, &sides, options, clock)?;
     print_outcome(&outcome, &args.formats, &args.out)
 }
@@ -171,6 +175,7 @@ impl ExploreArgs {
             pending_dir: &self.pending_dir,
             no_pending: self.no_pending,
             cancel: Some(interrupted),
+            in_flight: None,
             started_at,
             paths,
             notices,
@@ -207,6 +212,10 @@ struct CommandSides<'a> {
     implementation: &'a ImplementationArgs,
     against_cmd: Option<&'a str>,
     interrupted: &'a Arc<std::sync::atomic::AtomicBool>,
+    /// The cancel flag of the exploring phase's processes (the
+    /// exploration sets it when its time is spent, see
+    /// `ExploreOptions::in_flight`); the reduction's stop on Ctrl-C only.
+    exploring: &'a Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// The started implementation under test and, with `--against-cmd`, the
@@ -221,7 +230,9 @@ impl StartSides for CommandSides<'_> {
     type Error = anyhow::Error;
 
     fn start(&self, restarts: Option<usize>) -> anyhow::Result<StartedSides> {
-        let (subject, against) = start_both(self.implementation, self.against_cmd, restarts, self.interrupted)?;
+        // Exploring keeps the implementations' own restart budget; a reduction raises it.
+        let cancel = if restarts.is_none() { self.exploring } else { self.interrupted };
+        let (subject, against) = start_both(self.implementation, self.against_cmd, restarts, cancel)?;
         Ok(StartedSides { subject, against })
     }
 }

@@ -13,7 +13,7 @@ use crate::workers::{jobs_or_cores, spawn_workers};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Distinct clusters kept per suite; divergences beyond are only counted.
@@ -79,8 +79,34 @@ impl<'a> Party<'a> {
 pub enum Budget {
     /// This many inputs per suite.
     Count(u64),
-    /// As many as fit in this much time, the suites in turn.
+    /// As many as fit in this much time, the suites in turn: no input
+    /// starts after it, and an input still running [`TIME_GRACE`] after it
+    /// is cut (its process killed through [`ExploreOptions::in_flight`])
+    /// and not counted.
     Time(Duration),
+}
+
+/// How long past a time budget an input still in flight may run before it
+/// is cut.
+pub const TIME_GRACE: Duration = Duration::from_secs(1);
+
+/// Sets `in_flight` once `cancel` is set (Ctrl-C) or `cut_at` has passed,
+/// until `done` says every worker has stopped: the implementations were
+/// started with `in_flight` as their cancel flag, so a case then in flight
+/// ends at once and its process is killed.
+fn watch_in_flight(
+    cut_at: Option<Instant>,
+    cancel: Option<&AtomicBool>,
+    in_flight: &AtomicBool,
+    done: impl Fn() -> bool,
+) {
+    while !done() {
+        let cancelled = cancel.is_some_and(|flag| flag.load(Ordering::SeqCst));
+        if cancelled || cut_at.is_some_and(|at| Instant::now() >= at) {
+            in_flight.store(true, Ordering::SeqCst);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// How to explore.
@@ -100,6 +126,11 @@ pub struct ExploreOptions<'a> {
     pub max_clusters: usize,
     /// Set from another thread (Ctrl-C) to stop early.
     pub cancel: Option<&'a AtomicBool>,
+    /// The cancel flag the implementations were started with, when it is
+    /// theirs alone: the exploration sets it on `cancel` and once a time
+    /// budget and [`TIME_GRACE`] are spent, so that a case in flight cannot
+    /// hold it longer.
+    pub in_flight: Option<&'a AtomicBool>,
 }
 
 /// Time spent per phase, in nanoseconds summed over workers.
@@ -273,6 +304,7 @@ pub fn explore(
         Budget::Time(duration) => Some(clock + duration),
         Budget::Count(_) => None,
     };
+    let cut_at = deadline.map(|deadline| deadline + TIME_GRACE);
     let suites = pools.len() as u64;
     let work = || {
         let mut state = WorkerState {
@@ -297,7 +329,7 @@ pub fn explore(
             {
                 break;
             }
-            match run_one(pools, pool_index, index, subject, against, options, &mut state) {
+            match run_one(pools, pool_index, index, (subject, against), options, cut_at, &mut state) {
                 Ok(None) => {}
                 Ok(Some(keys)) if options.max_clusters > 0 => {
                     let mut seen = distinct.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -320,8 +352,19 @@ pub fn explore(
     if pools.is_empty() {
         return Exploration { tallies: Vec::new(), clusters: Vec::new(), stopped: None, duration: clock.elapsed() };
     }
+    let stopped_workers = AtomicUsize::new(0);
+    let work = || {
+        work();
+        stopped_workers.fetch_add(1, Ordering::SeqCst);
+    };
     std::thread::scope(|scope| {
-        if spawn_workers(scope, "conform-explore", jobs, |_| work()) == 0 {
+        let started = spawn_workers(scope, "conform-explore", jobs, |_| work());
+        if let Some(in_flight) = options.in_flight {
+            let stopped = &stopped_workers;
+            let done = move || stopped.load(Ordering::SeqCst) >= started.max(1);
+            scope.spawn(move || watch_in_flight(cut_at, options.cancel, in_flight, done));
+        }
+        if started == 0 {
             work();
         }
     });
@@ -339,13 +382,15 @@ fn set_stop(stop: &Mutex<Option<Stop>>, halted: &AtomicBool, why: Stop) {
 }
 
 /// Makes, runs and judges one input: its cluster keys when it diverges, or a reason to stop everything when a side can run no more.
+/// An input whose run ends after `cut_at` was cut by the time budget: it is
+/// neither judged nor counted.
 fn run_one(
     pools: &[SeedPool],
     pool_index: usize,
     index: u64,
-    subject: Party<'_>,
-    against: Party<'_>,
+    (subject, against): (Party<'_>, Party<'_>),
     options: &ExploreOptions<'_>,
+    cut_at: Option<Instant>,
     state: &mut WorkerState,
 ) -> Result<Option<Vec<ClusterKey>>, Stop> {
     let pool = &pools[pool_index];
@@ -370,12 +415,20 @@ fn run_one(
     let clock = Instant::now();
     let subject_outcome = subject.run(pool, &candidate, &fixture);
     times.subject = elapsed_ns(clock);
+    if cut_at.is_some_and(|at| Instant::now() >= at) {
+        state.tallies[pool_index].generated -= 1;
+        return Ok(None);
+    }
     if subject.exhausted() {
         return Err(Stop::Exhausted("the implementation under test"));
     }
     let clock = Instant::now();
     let against_outcome = against.run(pool, &candidate, &fixture);
     times.against = elapsed_ns(clock);
+    if cut_at.is_some_and(|at| Instant::now() >= at) {
+        state.tallies[pool_index].generated -= 1;
+        return Ok(None);
+    }
     if against.exhausted() {
         return Err(Stop::Exhausted("the implementation it is judged against"));
     }
@@ -547,6 +600,7 @@ mod tests {
                 in_contract: false,
                 max_clusters: 0,
                 cancel: None,
+                in_flight: None,
             };
             explore(&pools, Party::Implementation(&AllowsDigits), Party::Reference, &options)
         };
@@ -606,6 +660,7 @@ mod tests {
             in_contract: false,
             max_clusters: 0,
             cancel: None,
+            in_flight: None,
         };
         let found = explore(&pools, Party::Implementation(&RobustnessBug), Party::Reference, &options);
         let tally = &found.tallies[0];
@@ -648,6 +703,7 @@ mod tests {
             in_contract: false,
             max_clusters: 0,
             cancel: None,
+            in_flight: None,
         };
         let same = explore(&pools, Party::Implementation(&ReferenceImplementation), Party::Reference, &options);
         assert_eq!((same.tallies[0].diverged, same.clusters.len()), (0, 0));

@@ -38,7 +38,7 @@ pub mod shrink;
 mod tree;
 pub mod values;
 
-pub use engine::{Budget, Exploration, ExploreOptions, FoundCluster, Party, explore};
+pub use engine::{Budget, Exploration, ExploreOptions, FoundCluster, Party, TIME_GRACE, explore};
 pub use generate::{Candidate, Generated, Generator};
 pub use judge::{ClusterKey, Judgement, Side};
 pub use seeds::{Seed, SeedPool, keep_in_contract_seeds, keep_judgeable_seeds};

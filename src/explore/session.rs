@@ -65,6 +65,9 @@ pub struct SessionOptions<'a> {
     pub no_pending: bool,
     /// Set from another thread (Ctrl-C) to stop early.
     pub cancel: Option<&'a AtomicBool>,
+    /// The cancel flag the exploring phase's implementations were started
+    /// with, when it is theirs alone ([`ExploreOptions::in_flight`]).
+    pub in_flight: Option<&'a AtomicBool>,
     /// When the command started (RFC 3339), for the report.
     pub started_at: String,
     /// The fixture paths seeded from, for the report.
@@ -111,6 +114,7 @@ pub fn explore_session<S: StartSides>(
         in_contract: options.in_contract,
         max_clusters: options.max_clusters,
         cancel: options.cancel,
+        in_flight: options.in_flight,
     };
     let exploration = explore(pools, started.subject(), started.against(), &explore_options);
     started.finish();

@@ -2,8 +2,8 @@
 """A protocol v1 implementation that misbehaves on purpose, for the tests.
 
 It answers every case from an answers file (fixture name -> expected output),
-so every case passes, except the one named by --on (default "case-03"),
-where it commits the fault named by --fault:
+so every case passes, except the one named by --on (default "case-03"; "*"
+names every case), where it commits the fault named by --fault:
 
   none          behave
   crash         write to stderr, then exit with status 3 (no reply)
@@ -104,7 +104,7 @@ for raw in sys.stdin.buffer:
     reply = {"op": "result", "id": ident, "output": answers.get(message["fixture"])}
     if args.fault == "slow":
         time.sleep(0.4)
-    if message["fixture"] != args.on:
+    if args.on != "*" and message["fixture"] != args.on:
         send(reply)
         continue
     fault = args.fault

@@ -14,6 +14,8 @@ mod coverage_report;
 mod decode_outside_schema;
 mod docs_links;
 mod explore;
+#[cfg(target_os = "linux")]
+mod explore_time;
 #[cfg(unix)]
 mod fixture_links;
 mod fixture_versions;
@@ -69,6 +71,8 @@ fn main() {
     modules.push(bounded_readers::trials);
     #[cfg(unix)]
     modules.push(fixture_links::trials);
+    #[cfg(target_os = "linux")]
+    modules.push(explore_time::trials);
     if std::env::var_os(trial_harness::DEMO).is_some() {
         modules = vec![trial_harness::demo_trials];
     }

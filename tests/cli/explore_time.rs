@@ -1,0 +1,48 @@
+//! `explore --time` bounds wall time, cases in flight included: with an
+//! adapter that hangs on its first case, `--time 3s --timeout 60s` once ran
+//! until the case timed out (and then reduced the timeout cluster with more
+//! such cases; the attack measured 103 s for `--time 5s --timeout 20s`).
+//! Now the case in flight is cut once the budget and a grace of 1 s are
+//! spent, the adapter is killed, and the report covers what ran.
+
+use crate::common;
+
+use common::{Conform, python, read_json};
+use std::time::Duration;
+
+fn a_hanging_adapter_cannot_hold_explore_past_its_time() {
+    let Some(python) = python() else { return common::skip("python3 is not installed") };
+    let dir = tempfile::tempdir().unwrap();
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, "{}").unwrap();
+    let pids = dir.path().join("pids");
+    let adapter = format!(
+        "{python} {} --fault hang --on '*' --answers {}",
+        common::path_arg("tests/adapters/fault_adapter.py"),
+        answers.display()
+    );
+    let out = dir.path().join("reports");
+    let args = ["explore", "--impl-cmd", &adapter, "--suite", "chat", "--time", "3s", "--timeout", "60s", "-j", "1"];
+    let finished =
+        Conform::new(&[&args[..], &["--seed", "1", "--format", "json", "--out", out.to_str().unwrap()]].concat())
+            .env("CONFORM_TEST_PIDFILE", &pids)
+            .limit(Duration::from_secs(120))
+            .run();
+    assert!(finished.code.is_some_and(|code| code <= 1), "{}", finished.text());
+    // 3 s of budget, 1 s of grace, and the start (a loaded machine may take a few seconds).
+    assert!(finished.elapsed < Duration::from_secs(15), "{:?}: {}", finished.elapsed, finished.text());
+    let report = read_json(&out.join("explore-report.json"));
+    let chat = &report["suites"][0];
+    assert_eq!(chat["judged"], 0, "the cut input is not judged: {chat}");
+    assert_eq!(report["clusters"], serde_json::json!([]), "nothing ran to the end, nothing to reduce");
+    // Every adapter process it started is gone.
+    let started = std::fs::read_to_string(&pids).unwrap();
+    assert!(!started.trim().is_empty());
+    for pid in started.lines() {
+        let alive = std::path::Path::new(&format!("/proc/{pid}")).exists()
+            && !std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default().contains(") Z ");
+        assert!(!alive, "adapter {pid} outlived explore");
+    }
+}
+
+crate::trials![a_hanging_adapter_cannot_hold_explore_past_its_time];
