@@ -59,6 +59,11 @@ pub fn execute(args: ReduceArgs) -> anyhow::Result<i32> {
         other => other?,
     };
     reduced.write_summary(&mut std::io::stdout().lock(), args.max_tests)?;
+    if reduced.removed_nothing() {
+        // A pending copy of the same input would only duplicate the fixture once accepted.
+        println!("nothing removed: {} already pins this failure; no fixture written", args.fixture.display());
+        return Ok(exit_code::CONFORMANT);
+    }
     super::print_written(&write_fixture(&reduced.target, &reduced.text, mode)?, "");
     Ok(exit_code::CONFORMANT)
 }

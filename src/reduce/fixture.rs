@@ -142,6 +142,13 @@ fn list_name(reduction: &Reduction) -> String {
 }
 
 impl ReducedFixture {
+    /// Whether the reduction removed nothing: the input is the original's
+    /// (reductions only remove and shorten, so equal sizes mean equal
+    /// inputs), and the original fixture already pins the failure.
+    pub fn removed_nothing(&self) -> bool {
+        self.reduction.bytes.0 == self.reduction.bytes.1
+    }
+
     /// Writes what the reduction removed, for the terminal.
     pub fn write_summary(&self, out: &mut dyn Write, max_tests: usize) -> io::Result<()> {
         let reduction = &self.reduction;
@@ -149,13 +156,17 @@ impl ReducedFixture {
         let (bytes_before, bytes_after) = reduction.bytes;
         writeln!(out, "reduced {} against {} ({} runs)", self.original, self.implementation, reduction.tests)?;
         writeln!(out, "  failure: {}", reduction.failure)?;
-        writeln!(
-            out,
-            "  {}: {items_before} → {items_after} ({} removed); input bytes: {bytes_before} → {bytes_after} ({} removed)",
-            list_name(reduction),
-            items_before - items_after,
-            bytes_before.saturating_sub(bytes_after)
-        )?;
+        let bytes_removed = bytes_before.saturating_sub(bytes_after);
+        match &reduction.list {
+            Some(list) => writeln!(
+                out,
+                "  {list}: {items_before} → {items_after} ({} removed); input bytes: {bytes_before} → {bytes_after} \
+                 ({bytes_removed} removed)",
+                items_before - items_after,
+            )?,
+            // A suite without an item list (tool-policy) has no item count to show.
+            None => writeln!(out, "  input bytes: {bytes_before} → {bytes_after} ({bytes_removed} removed)")?,
+        }
         if reduction.budget_exhausted {
             writeln!(
                 out,

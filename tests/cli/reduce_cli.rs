@@ -120,7 +120,32 @@ fn a_pagination_case_reduces_to_the_op_that_shows_the_failure() -> Result<(), Bo
     Ok(())
 }
 
+/// A case reduce cannot shrink (tool-policy: two required members, short
+/// strings, no item list) gets no pending copy of itself, and the summary
+/// counts no items of a list the suite does not have.
+fn a_case_with_nothing_to_remove_writes_no_fixture() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let folder = dir.path().join("tool-policy");
+    // The stored expectation is wrong on purpose: the reference allows Read.
+    let document = json!({
+        "fixtureVersion": 1, "name": "read-denied", "description": "A wrong expectation.",
+        "input": {"tool": "Read", "mode": "planner"},
+        "expected": {"allowed": false, "reason": "Denied"}
+    });
+    let fixture = write_fixture(&folder, &document);
+    let output = conform(&["reduce", &fixture.to_string_lossy(), "--impl", "reference"]);
+    assert!(output.success(), "{}", output.text());
+    assert!(output.stdout.contains("nothing removed: "), "{}", output.stdout);
+    assert!(output.stdout.contains("  input bytes: "), "{}", output.stdout);
+    assert!(!output.stdout.contains("items:"), "{}", output.stdout);
+    let written: Vec<_> =
+        std::fs::read_dir(&folder)?.map(|entry| entry.map(|entry| entry.file_name())).collect::<Result<_, _>>()?;
+    assert_eq!(written, ["read-denied.json"], "{}", output.stdout);
+    Ok(())
+}
+
 crate::trials![
     a_fault_adapter_case_reduces_to_at_most_three_messages,
-    a_pagination_case_reduces_to_the_op_that_shows_the_failure
+    a_pagination_case_reduces_to_the_op_that_shows_the_failure,
+    a_case_with_nothing_to_remove_writes_no_fixture
 ];
