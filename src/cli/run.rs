@@ -6,17 +6,12 @@ use clap::{Args, ValueEnum};
 use conform::baseline::Baseline;
 use conform::error::exit_code;
 use conform::fixture::{Notice, NoticeLevel};
-use conform::report::{
-    DEFAULT_MARKDOWN_LIMIT, FileOptions, Format, JsonStream, JunitOptions, Palette, PrettyOptions, Progress,
-    visible_controls, write_files, write_pretty,
-};
-use conform::run::{
-    BaselineOptions, Keep, RunConsumer, RunEvent, RunOptions, in_partition, keep_declared_suites, parse_partition, run,
-    summarize_selection,
-};
-use std::io::Write;
+use conform::report::{DEFAULT_MARKDOWN_LIMIT, Format, JunitOptions, Palette, Partition, PrettyOptions, Progress};
+use conform::run::session::{RunSession, report_formats};
+use conform::run::{BaselineOptions, RunConsumer, RunEvent, parse_partition};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -125,120 +120,29 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
     let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
     // The whole selection first (every shard's), then this run's share of it: the report records both, so
     // `report merge` can tell whether shards add up to one selection.
-    let mut selected = args.fixtures.plan(None)?;
-    let shown: Vec<Notice> = selected
-        .plan
-        .notices
-        .iter()
-        .filter(|notice| !(args.quiet && notice.level == NoticeLevel::Note))
-        .cloned()
-        .collect();
-    super::print_notices(&shown);
+    let selected = args.fixtures.plan(None)?;
+    print_shown(&selected.plan.notices, args.quiet);
     selected.require_some()?;
-    let mut formats: Vec<Format> = args.formats.iter().copied().map(Format::from).collect();
-    if formats.is_empty() {
-        formats = vec![Format::Pretty, Format::Json];
-    }
-    // The JSON report is the run's record, which `baseline write`, `compare` and `report merge` read: a run that
-    // writes report files writes it too, so none of them can read an older run's by mistake.
-    if formats.iter().any(|format| format.file_name().is_some()) && !formats.contains(&Format::Json) {
-        formats.push(Format::Json);
-    }
-    // Only reports that list every case need the passing ones kept.
-    let lists_every_case =
-        args.verbose || formats.iter().any(|format| matches!(format, Format::Junit | Format::Markdown | Format::Html));
     let interrupted = super::interrupt::flag();
     let subject = args.implementation.start(Arc::clone(&interrupted), args.quiet)?;
-    // A team that implements some suites gets reports of those: the others could only be `unsupported`.
-    if args.fixtures.suites.is_empty()
-        && let Some(hello) = subject.external().and_then(External::hello)
-    {
-        let left_out =
-            keep_declared_suites(selected.plan.ids(), &mut selected.indexes, |suite| hello.versions(suite).is_some());
-        if !left_out.is_empty() && !args.quiet {
-            let listed: Vec<String> = left_out
-                .iter()
-                .map(|(suite, count)| format!("{suite} ({count} {})", if *count == 1 { "fixture" } else { "fixtures" }))
-                .collect();
-            super::note(format!(
-                "running the suites the implementation declares ({}); left out, since every case of theirs would be \
-                 `unsupported`: {} (name them with --suite to run them anyway)",
-                visible_controls(&hello.suite_list()),
-                listed.join(", ")
-            ));
-        }
-    }
-    // An empty shard is normal when a small corpus is split many ways.
-    let whole: Vec<&str> = selected.indexes.iter().map(|&index| selected.plan.id(index)).collect();
-    let share: Vec<usize> =
-        selected.indexes.iter().copied().filter(|&index| in_partition(selected.plan.id(index), partition)).collect();
-    let selection =
-        summarize_selection(&args.fixtures.paths, &args.fixtures.suites, &args.fixtures.filters, &whole, share.len());
-    drop(whole);
-    selected.indexes = share;
+    let session = args.session(partition, baseline.as_ref(), &interrupted);
+    let hello = subject.external().and_then(External::hello);
+    let ready = session.prepare(selected.plan, selected.indexes, hello.as_ref());
+    print_shown(&ready.notices, args.quiet);
     super::sweep_leftovers(std::slice::from_ref(&args.out), false);
-    let today = args.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
-    let options = RunOptions {
-        jobs: args.jobs,
-        paths: args.fixtures.paths.clone(),
-        partition,
-        selection: Some(selection),
-        cancel: Some(&interrupted),
-        baseline: baseline.as_ref().map(|baseline| BaselineOptions { baseline, today }),
-        keep: if lists_every_case { Keep::All } else { Keep::NotPassed },
-    };
-    let json_path =
-        Format::Json.file_name().map(|name| args.out.join(name)).filter(|_| formats.contains(&Format::Json));
-    let mut json = json_path.as_deref().map(JsonStream::new);
     let mut stderr = Stderr {
         progress: (!args.quiet && !args.no_progress).then(Progress::stderr),
         quiet: args.quiet,
-        printed: selected.plan.notices.len(),
+        printed: ready.plan.notices.len(),
     };
-    let report = {
-        let mut consumers: Vec<&mut dyn RunConsumer> = vec![&mut stderr];
-        if let Some(json) = json.as_mut() {
-            consumers.push(json);
-        }
-        run(&selected.plan, &selected.indexes, subject.implementation(), &options, &mut consumers)
-    };
-    drop(selected);
+    let mut finished = ready.run(subject.implementation(), &session, &mut stderr);
     if let Some(external) = subject.external() {
         external.print_notes();
     }
-    // What the run itself found at its end (a baseline written for another implementation, an interruption).
-    let run_notices: Vec<Notice> = report.notices[stderr.printed.min(report.notices.len())..]
-        .iter()
-        .filter(|notice| !(args.quiet && notice.level == NoticeLevel::Note))
-        .cloned()
-        .collect();
-    super::print_notices(&run_notices);
-
-    let stdout = &mut std::io::stdout().lock();
-    if formats.contains(&Format::Pretty) {
-        let options = PrettyOptions { palette: Palette::for_stdout(), verbose: args.verbose, no_diff: args.no_diff };
-        write_pretty(&report, stdout, &options)?;
-    } else {
-        writeln!(stdout, "{}", report.summary.summary_line())?;
-    }
-    let file_options = FileOptions {
-        markdown_limit: args.markdown_limit,
-        junit: JunitOptions { testcase_file: args.junit_testcase_file },
-        json_streamed: json.is_some(),
-    };
-    // The JSON report was written as the run went; the others come from the report.
-    // Every report is attempted and every failure named: on a full disk each file it cost is said.
-    let mut files = write_files(&report, &formats, &args.out, &file_options);
-    if let Some(json) = json.take() {
-        match json.finish() {
-            Ok(path) => {
-                let position = formats.iter().filter(|f| f.file_name().is_some()).position(|f| *f == Format::Json);
-                files.written.insert(position.unwrap_or(0).min(files.written.len()), path);
-            }
-            // First: it is the run's record, which `baseline write`, `compare` and `report merge` read.
-            Err(err) => files.failed.insert(0, err),
-        }
-    }
+    print_shown(finished.notices_after(stderr.printed), args.quiet);
+    let pretty = PrettyOptions { palette: Palette::for_stdout(), verbose: args.verbose, no_diff: args.no_diff };
+    finished.write_terminal(&session, &mut std::io::stdout().lock(), &pretty)?;
+    let files = finished.write_files(&session);
     if !args.quiet {
         super::print_wrote(&files.written);
     }
@@ -246,12 +150,41 @@ pub fn execute(args: RunArgs) -> anyhow::Result<i32> {
         files.failed.iter().for_each(super::error);
         return Ok(exit_code::CANNOT_JUDGE);
     }
-    if super::interrupt::interrupted(&interrupted) {
-        return Ok(exit_code::INTERRUPTED);
+    let (code, error) = finished.exit_code(super::interrupt::interrupted(&interrupted), args.allow_no_judged);
+    error.into_iter().for_each(super::error);
+    Ok(code)
+}
+
+impl RunArgs {
+    /// The session the flags ask for.
+    fn session<'a>(
+        &'a self,
+        partition: Option<Partition>,
+        baseline: Option<&'a Baseline>,
+        interrupted: &'a AtomicBool,
+    ) -> RunSession<'a> {
+        let today = self.today.unwrap_or_else(|| chrono::Utc::now().date_naive());
+        let asked: Vec<Format> = self.formats.iter().copied().map(Format::from).collect();
+        RunSession {
+            formats: report_formats(&asked),
+            out: &self.out,
+            verbose: self.verbose,
+            markdown_limit: self.markdown_limit,
+            junit: JunitOptions { testcase_file: self.junit_testcase_file },
+            jobs: self.jobs,
+            paths: &self.fixtures.paths,
+            suites: &self.fixtures.suites,
+            filters: &self.fixtures.filters,
+            partition,
+            cancel: Some(interrupted),
+            baseline: baseline.map(|baseline| BaselineOptions { baseline, today }),
+        }
     }
-    if let Some(reason) = report.nothing_judged().filter(|_| !args.allow_no_judged) {
-        super::error(reason);
-        return Ok(report.exit_code().max(exit_code::FAILURES));
-    }
-    Ok(report.exit_code())
+}
+
+/// Prints `notices`, but no `note:` when quiet.
+fn print_shown(notices: &[Notice], quiet: bool) {
+    let shown: Vec<Notice> =
+        notices.iter().filter(|notice| !(quiet && notice.level == NoticeLevel::Note)).cloned().collect();
+    super::print_notices(&shown);
 }

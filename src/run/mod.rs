@@ -1,5 +1,7 @@
 //! Running a corpus: select cases, hand them to an implementation in
-//! parallel, judge each outcome, and collect one [`RunReport`](crate::report::RunReport).
+//! parallel, judge each outcome, and collect one [`RunReport`](crate::report::RunReport);
+//! [`session`] is one whole `conform run`, from the selection to the report
+//! files and the exit code.
 //!
 //! Cases run on worker threads with large stacks (fixtures may nest deeply);
 //! the report keeps discovery order whatever order the cases finish in.
@@ -7,6 +9,7 @@
 mod execute;
 mod judge;
 mod select;
+pub mod session;
 
 // The events a run emits live beside the report model their consumers build.
 pub use crate::report::{RunConsumer, RunEvent};
