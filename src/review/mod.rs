@@ -7,6 +7,9 @@
 //! variable is set: expectations are never blessed by a machine. Every write
 //! goes through a temporary file and a rename, so an interrupted command
 //! leaves either the old file or the new one, never half of one.
+//!
+//! [`session`] is one whole `conform review`: the decisions the flags
+//! script, the listing, or the questions asked one fixture at a time.
 
 use crate::compare::{DIFF_CONTEXT, DiffHunk, DiffTag, Difference, differences, render_labeled, text_diff};
 use crate::files::write_atomically;
@@ -15,6 +18,8 @@ use crate::json;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 use walkdir::WalkDir;
+
+pub mod session;
 
 /// Appended to a fixture's file name for its pending version.
 pub const PENDING_SUFFIX: &str = ".new";
@@ -39,6 +44,20 @@ pub enum ReviewError {
         /// What went wrong.
         message: String,
     },
+    /// A `--accept` or `--reject` pattern is not a glob.
+    #[error("invalid glob {pattern:?}: {message}")]
+    BadGlob {
+        /// The pattern as given.
+        pattern: String,
+        /// Why it is not a glob.
+        message: String,
+    },
+    /// The answer to a question could not be read.
+    #[error("cannot read the answer: {0}")]
+    Answer(String),
+    /// What the review says could not be written (to the terminal).
+    #[error("cannot write the review")]
+    Output(#[source] std::io::Error),
     /// A pending file is not valid JSON, so accepting it would break the fixture.
     #[error("{}: cannot accept: not valid JSON ({message})", path.display())]
     BrokenPending {
