@@ -16,4 +16,4 @@ mod write;
 pub use crate::report::{BaselineSummary, ChangedCase, EntryOutcome, EntryStatus};
 pub use apply::{BaselineRun, KnownFixtures, apply};
 pub use file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, BaselineError, Entry};
-pub use write::{WrittenBaseline, write_baseline};
+pub use write::{ReportRead, WrittenBaseline, report_read, write_baseline};

@@ -9,8 +9,9 @@
 //! reason quoting their first difference.
 
 use super::file::{BASELINE_FORMAT_VERSION, BASELINE_VERDICTS, Baseline, Entry, EntryIndex};
-use crate::report::{CaseReport, RunReport, Tally, Verdict};
+use crate::report::{CaseReport, RunReport, Tally, Verdict, newer_reports_beside, visible_controls};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Longest `unreviewed:` reason, in characters.
 const MAX_REASON_CHARS: usize = 160;
@@ -38,6 +39,51 @@ struct Draft {
     issue: Option<String>,
     expires: Option<String>,
     kept: bool,
+}
+
+/// What to tell before writing a baseline from a run's report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportRead {
+    /// Which run the report is, so that an older report read by mistake
+    /// shows at once.
+    pub line: String,
+    /// Why the report may not be the one meant: newer reports beside it,
+    /// or a current baseline written for another implementation.
+    pub warnings: Vec<String>,
+}
+
+/// What to tell before writing a baseline from the report read at `from`
+/// (see [`ReportRead`]); `previous` is the current baseline.
+pub fn report_read(report: &RunReport, from: &Path, previous: Option<&Baseline>) -> ReportRead {
+    let judged = &report.implementation;
+    let line = format!(
+        "baseline: from {}: the run of {} at {} ({} cases)",
+        from.display(),
+        visible_controls(&format!("{} {}", judged.name, judged.version)),
+        report.started_at,
+        report.summary.total
+    );
+    let mut warnings = Vec::new();
+    let newer = newer_reports_beside(from);
+    if !newer.is_empty() {
+        let names: Vec<String> = newer.iter().map(|path| path.display().to_string()).collect();
+        warnings.push(format!(
+            "{} is older than {} beside it: it may be an earlier run's report (a run writes its JSON report last); \
+             check that it is the run you mean",
+            from.display(),
+            names.join(" and ")
+        ));
+    }
+    if let Some(expected) = previous.and_then(|previous| previous.implementation.as_deref())
+        && expected != judged.name
+    {
+        warnings.push(format!(
+            "the current baseline was written for `{}`, but the report judged `{}`",
+            visible_controls(expected),
+            visible_controls(&judged.name)
+        ));
+    }
+    ReportRead { line, warnings }
 }
 
 /// Writes a baseline for `report`. Reasons come from the baseline the run

@@ -1,10 +1,10 @@
 //! `conform baseline write|check`: known-failures files.
 
 use clap::{Args, Subcommand};
-use conform::baseline::{Baseline, write_baseline};
+use conform::baseline::{Baseline, report_read, write_baseline};
 use conform::error::exit_code;
 use conform::files::write_atomically;
-use conform::report::{newer_reports_beside, read_report, visible_controls};
+use conform::report::read_report;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -57,34 +57,9 @@ pub fn execute(args: BaselineArgs) -> anyhow::Result<i32> {
 fn write(args: WriteArgs) -> anyhow::Result<i32> {
     let report = read_report(&args.from)?;
     let previous = args.baseline.as_deref().map(Baseline::read).transpose()?;
-    // Which run this is, so that an older report read by mistake shows at once.
-    let judged = &report.implementation;
-    eprintln!(
-        "baseline: from {}: the run of {} at {} ({} cases)",
-        args.from.display(),
-        visible_controls(&format!("{} {}", judged.name, judged.version)),
-        report.started_at,
-        report.summary.total
-    );
-    let newer = newer_reports_beside(&args.from);
-    if !newer.is_empty() {
-        let names: Vec<String> = newer.iter().map(|path| path.display().to_string()).collect();
-        super::warning(format!(
-            "{} is older than {} beside it: it may be an earlier run's report (a run writes its JSON report last); \
-             check that it is the run you mean",
-            args.from.display(),
-            names.join(" and ")
-        ));
-    }
-    if let Some(expected) = previous.as_ref().and_then(|previous| previous.implementation.as_deref())
-        && expected != judged.name
-    {
-        super::warning(format!(
-            "the current baseline was written for `{}`, but the report judged `{}`",
-            visible_controls(expected),
-            visible_controls(&judged.name)
-        ));
-    }
+    let read = report_read(&report, &args.from, previous.as_ref());
+    eprintln!("{}", read.line);
+    read.warnings.iter().for_each(super::warning);
     let written = write_baseline(&report, previous.as_ref());
     match &args.out {
         // The error names the file.
