@@ -10,6 +10,7 @@ mod bounded_readers;
 mod canonical_inputs;
 mod cli_conventions;
 mod cli_core;
+mod command_length;
 mod coverage_report;
 mod decode_outside_schema;
 mod docs_links;
@@ -43,6 +44,7 @@ fn main() {
         canonical_inputs::trials,
         cli_conventions::trials,
         cli_core::trials,
+        command_length::trials,
         coverage_report::trials,
         decode_outside_schema::trials,
         docs_links::trials,
