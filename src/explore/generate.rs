@@ -13,7 +13,7 @@
 //! schema ([`crate::suite_api::wire`]); with `--in-contract` a robustness
 //! draw is dropped before it is sent (and counted) and the next draw tried.
 
-use super::mutate::{Context, mutate_once};
+use super::mutations::{Context, mutate_once};
 use super::seeds::{Seed, SeedPool};
 use crate::suite_api::{Chooser, Contract, ReferenceFailure, RuleTrace, Suite, call_reference};
 use serde_json::Value;

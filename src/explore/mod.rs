@@ -4,18 +4,20 @@
 //! ```text
 //! seeds ─▶ generate ─▶ judge (both sides) ─▶ clusters ─▶ shrink ─▶ report + pending fixtures
 //! (seeds)  (generate,   (engine, judge)       (engine)    (shrink)  (report)
-//!           mutate)
+//!           mutations)
 //! ```
 //!
 //! * [`seeds`]: each suite starts from its ready fixtures and the values
 //!   their inputs hold under each member name.
 //! * [`generate`] makes input *i* of a suite from the run's seed alone:
-//!   a seed fixture mutated one to six times by [`mutate`] (generic,
-//!   structure-aware mutations over the suite's item list and at any path)
-//!   and by the suite's own mutators ([`crate::suite_api::mutate`]); by default
-//!   only valid cases are kept. Each input is labelled in contract or
-//!   robustness by the suite's wire schema ([`crate::suite_api::wire`]);
-//!   clusters are in contract when any of their inputs is, and come first.
+//!   a seed fixture mutated one to six times by [`mutations`] (the generic,
+//!   structure-aware mutations over the suite's item list and at any path,
+//!   and the choice among them and the suite's own mutators, which each suite
+//!   declares in its `mutate.rs` through the contract
+//!   [`crate::suite_api::mutate`]); by default only valid cases are kept.
+//!   Each input is labelled in contract or robustness by the suite's wire
+//!   schema ([`crate::suite_api::wire`]); clusters are in contract when any
+//!   of their inputs is, and come first.
 //! * [`engine`] runs inputs through the implementation under test and what
 //!   it is judged against (the reference, or a second implementation) on
 //!   parallel workers over persistent processes, [`judge`]s each pair of
@@ -30,7 +32,7 @@
 pub mod engine;
 pub mod generate;
 pub mod judge;
-pub mod mutate;
+pub mod mutations;
 pub mod report;
 pub mod seeds;
 pub mod session;
