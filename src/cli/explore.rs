@@ -122,11 +122,7 @@ pub fn execute(args: ExploreArgs) -> anyhow::Result<i32> {
         bail!("no selected suite can be explored: none has a ready fixture to seed from and a reference to judge by");
     }
     if let Some(replay) = &args.replay {
-        let mut pools = pools;
-        if args.in_contract {
-            conform::explore::keep_in_contract_seeds(&mut pools);
-        }
-        return replay_input(&pools, replay, seed, args.any_json, args.in_contract);
+        return replay_input(pools, replay, seed, args.any_json, args.in_contract);
     }
     if args.implementation.external.impl_cmd.is_none() && args.against_cmd.is_none() {
         bail!(
@@ -262,7 +258,18 @@ fn clock_seed() -> u64 {
     (now.as_nanos() as u64 ^ u64::from(std::process::id())) & 0xFFFF_FFFF
 }
 
-fn replay_input(pools: &[SeedPool], replay: &str, seed: u64, any_json: bool, in_contract: bool) -> anyhow::Result<i32> {
+/// Prints input `replay` (`SUITE#INDEX`) of the seed, drawn from `pools`
+/// (kept to the in-contract seeds when `in_contract`).
+fn replay_input(
+    mut pools: Vec<SeedPool>,
+    replay: &str,
+    seed: u64,
+    any_json: bool,
+    in_contract: bool,
+) -> anyhow::Result<i32> {
+    if in_contract {
+        conform::explore::keep_in_contract_seeds(&mut pools);
+    }
     let (suite, index) = replay
         .split_once('#')
         .and_then(|(suite, index)| Some((suite, index.parse::<u64>().ok()?)))
