@@ -3,7 +3,9 @@
 //! until the case timed out (and then reduced the timeout cluster with more
 //! such cases; the attack measured 103 s for `--time 5s --timeout 20s`).
 //! Now the case in flight is cut once the budget and a grace of 1 s are
-//! spent, the adapter is killed, and the report covers what ran.
+//! spent, the adapter is killed, and the report covers what ran. And an
+//! adapter outlived an explore killed by SIGKILL (which no handler sees):
+//! the kernel now kills it with its harness.
 
 use crate::common;
 
@@ -45,4 +47,46 @@ fn a_hanging_adapter_cannot_hold_explore_past_its_time() {
     }
 }
 
-crate::trials![a_hanging_adapter_cannot_hold_explore_past_its_time];
+/// Whether process `pid` is gone (or a zombie waiting to be reaped).
+fn gone(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| stat.contains(") Z "))
+}
+
+fn no_adapter_outlives_an_explore_killed_by_sigkill() {
+    let Some(python) = python() else { return common::skip("python3 is not installed") };
+    let dir = tempfile::tempdir().unwrap();
+    let answers = dir.path().join("answers.json");
+    std::fs::write(&answers, "{}").unwrap();
+    let pids = dir.path().join("pids");
+    let adapter = format!(
+        "{python} {} --fault hang --on '*' --answers {}",
+        common::path_arg("tests/adapters/fault_adapter.py"),
+        answers.display()
+    );
+    let out = dir.path().join("reports");
+    let args = ["explore", "--impl-cmd", &adapter, "--suite", "chat", "--time", "60s", "--timeout", "60s", "-j", "2"];
+    let finished =
+        Conform::new(&[&args[..], &["--seed", "1", "--no-pending", "--out", out.to_str().unwrap()]].concat())
+            .env("CONFORM_TEST_PIDFILE", &pids)
+            .limit(Duration::from_secs(60))
+            .run_with(|pid| {
+                let started = std::time::Instant::now();
+                while std::fs::read_to_string(&pids).unwrap_or_default().lines().count() < 2 {
+                    assert!(started.elapsed() < Duration::from_secs(30), "the adapters never started");
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                // SAFETY: a plain system call on the child's pid.
+                unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+            });
+    assert_eq!(finished.code, None, "killed by a signal: {}", finished.text());
+    let started = std::fs::read_to_string(&pids).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    for pid in started.lines() {
+        while !gone(pid) {
+            assert!(std::time::Instant::now() < deadline, "adapter {pid} outlived explore by 2 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+crate::trials![a_hanging_adapter_cannot_hold_explore_past_its_time, no_adapter_outlives_an_explore_killed_by_sigkill];

@@ -50,7 +50,7 @@ impl ChildProcess {
             use std::os::unix::process::CommandExt;
             builder.process_group(0);
         }
-        let mut child = builder.spawn().map_err(|err| command.spawn_error(&err))?;
+        let mut child = spawn_tied(builder).map_err(|err| command.spawn_error(&err))?;
         let pid = child.id();
         register(pid);
         let pipes = match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
@@ -201,6 +201,68 @@ fn has_exited(_child: &mut Child, pid: u32) -> bool {
 #[cfg(not(unix))]
 fn has_exited(child: &mut Child, _pid: u32) -> bool {
     matches!(child.try_wait(), Ok(Some(_)))
+}
+
+/// Spawns `command` tied to the harness: on Linux, the child is killed
+/// (`PR_SET_PDEATHSIG`) when the harness dies, even by SIGKILL, which no
+/// handler sees; an adapter that hangs would otherwise outlive it. The
+/// kernel sends that signal when the *thread* that spawned the child ends,
+/// so every child is spawned from one thread that lives as long as the
+/// process; without it (it could not start), children are spawned here,
+/// untied.
+#[cfg(target_os = "linux")]
+fn spawn_tied(command: Command) -> std::io::Result<Child> {
+    use std::sync::mpsc;
+    type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
+    static SPAWNER: OnceLock<Option<Mutex<mpsc::Sender<Request>>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (requests, received) = mpsc::channel::<Request>();
+        let started = std::thread::Builder::new().name("conform-spawner".to_owned()).spawn(move || {
+            for (mut command, reply) in received {
+                tie_to_harness(&mut command);
+                let _ = reply.send(command.spawn());
+            }
+        });
+        started.ok().map(|_| Mutex::new(requests))
+    });
+    let Some(spawner) = spawner else {
+        let mut command = command;
+        return command.spawn();
+    };
+    let (reply, answer) = mpsc::channel();
+    let sent = spawner.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).send((command, reply));
+    if let Err(mpsc::SendError((mut command, _))) = sent {
+        return command.spawn();
+    }
+    answer.recv().unwrap_or_else(|_| Err(std::io::Error::other("the thread that starts processes stopped")))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn spawn_tied(mut command: Command) -> std::io::Result<Child> {
+    command.spawn()
+}
+
+/// Asks the kernel to SIGKILL the child when the thread spawning it (a
+/// thread that lives as long as the harness) ends.
+#[cfg(target_os = "linux")]
+fn tie_to_harness(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: getpid is a plain system call.
+    let harness = unsafe { libc::getpid() };
+    // SAFETY: the hook runs in the forked child before exec and calls only
+    // async-signal-safe system calls (prctl, getppid).
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The harness died before the hook ran: no signal will come.
+            if libc::getppid() != harness {
+                return Err(std::io::Error::other("the harness ended while the process was starting"));
+            }
+            Ok(())
+        });
+    }
 }
 
 #[cfg(unix)]
