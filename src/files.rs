@@ -10,7 +10,7 @@ mod shown;
 mod temporaries;
 
 pub use regular::{
-    Bound, DEFAULT_MAX_FILE_BYTES, FIXTURE_SIZE_FLAG, FileKind, ReadError, max_file_bytes, read_limited,
+    Bound, DEFAULT_MAX_FILE_BYTES, FIXTURE_SIZE_FLAG, FileKind, ReadError, max_file_bytes, open_regular, read_limited,
     set_max_file_bytes,
 };
 pub use shown::{ShowPath, Shown, one_line};

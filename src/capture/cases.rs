@@ -22,7 +22,7 @@ pub(super) fn read_cases(
             return Ok(());
         }
         match case? {
-            Case::Whole(case) => whole_case(context, redactor, case, &mut names, emitter),
+            Case::Whole(case) => whole_case(context, redactor, case, &mut names, emitter)?,
             Case::Indexed(case) => indexed_case(context, redactor, case, &mut names, emitter)?,
         }
     }
@@ -36,12 +36,20 @@ pub(super) fn whole_case(
     mut case: CapturedCase,
     names: &mut HashSet<String>,
     emitter: &mut Emitter<'_>,
-) {
+) -> Result<(), CaptureError> {
+    if case.provenance.items == 0 {
+        // Its file holds no line of the format: a fixture of nothing.
+        return Err(CaptureError::NoItems {
+            sources: case.provenance.sources.join(", "),
+            format: context.format.name.to_owned(),
+            noun: case.provenance.noun.to_owned(),
+        });
+    }
     redactor.scrub_value(&mut case.input);
     let base = unique_name(&format!("{}{}", context.options.name_prefix, redactor.scrub_text(&case.label)), names);
     for part in split(&case, &base, context.window) {
         if emitter.stopped() {
-            return;
+            return Ok(());
         }
         let description =
             redactor.scrub_text(&describe(context.format, context.options, &case.provenance, part.window, &part.input));
@@ -53,6 +61,7 @@ pub(super) fn whole_case(
             oversized: part.oversized,
         });
     }
+    Ok(())
 }
 
 /// A valid, unused fixture name: characters outside `[A-Za-z0-9._-]` become

@@ -29,6 +29,7 @@ pub(super) fn finish(
     let target = context.options.out.join(format!("{name}.json"));
     let (document, kept) = keep_curated(document, &target);
     let text = json::to_canonical_string(&document);
+    check_size(context, &name, &text)?;
     let problems = schema_errors(context.suite, context.version, &document, &text, &target);
     if !problems.is_empty() {
         return Err(CaptureError::Invalid { name, problems });
@@ -38,6 +39,26 @@ pub(super) fn finish(
         return Err(CaptureError::SecretsRemain { name, findings });
     }
     Ok((PreparedFixture { name, target, document, text, items, oversized, kept }, warnings))
+}
+
+/// Refuses a document the loader would refuse: over the largest fixture
+/// conform loads ([`crate::files::max_file_bytes`]), saying how to make it
+/// smaller.
+fn check_size(context: &Context<'_>, name: &str, text: &str) -> Result<(), CaptureError> {
+    let limit = crate::files::max_file_bytes();
+    if text.len() as u64 <= limit {
+        return Ok(());
+    }
+    let advice = match (context.format.window, context.window) {
+        (Some(_), None) => "capture with --window N to cut the case into smaller fixtures".to_owned(),
+        (Some(_), Some((_, size))) => format!("capture with a --window smaller than {size}"),
+        (None, _) => format!(
+            "--from {} cannot cut a case into windows: split the capture into smaller files, or raise \
+             --max-fixture-size",
+            context.format.name
+        ),
+    };
+    Err(CaptureError::FixtureTooLarge { name: name.to_owned(), bytes: text.len(), limit, advice })
 }
 
 /// Whether the compact text of `value` holds a placeholder: placeholders

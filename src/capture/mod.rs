@@ -141,6 +141,50 @@ pub enum CaptureError {
         /// nothing.
         readers: String,
     },
+    /// A capture file holds a line longer than a fixture may be.
+    #[error(
+        "{}: line {line} is longer than {limit} bytes: a fixture holding it would be over the {limit} bytes \
+         conform loads; not read further (--max-fixture-size raises both)",
+        path.display()
+    )]
+    LineTooLong {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The 1-based line number.
+        line: usize,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A case holds no item of its format: its file holds no line of the
+    /// format (or only lines the importer leaves out).
+    #[error("{sources}: no {noun} of --from {format} in it: nothing to capture")]
+    NoItems {
+        /// The files the case was read from.
+        sources: String,
+        /// The format.
+        format: String,
+        /// What its items are called.
+        noun: String,
+    },
+    /// A document is larger than conform loads.
+    #[error(
+        "{name}: refusing to write: the fixture would be {bytes} bytes, over the {limit} bytes conform loads; \
+         {advice}"
+    )]
+    FixtureTooLarge {
+        /// The fixture name.
+        name: String,
+        /// Its size in bytes.
+        bytes: usize,
+        /// The limit in bytes.
+        limit: u64,
+        /// What to do about it.
+        advice: String,
+    },
+    /// A capture's error as it is printed, through the redaction rules
+    /// (see [`printed::Shown`]).
+    #[error("{0}")]
+    Shown(String),
     /// The importer could not read the capture files.
     #[error(transparent)]
     Import(#[from] ImportFailure),

@@ -1,10 +1,10 @@
 //! What a capture prints: the line of each fixture written, the closing
-//! summary, and the counts they need. The command prints these lines as they
-//! are.
+//! summary, and the counts they need, each through the redaction rules
+//! ([`Shown`]). The command prints these lines as they are.
 
-use super::PreparedFixture;
+use super::{CaptureError, CaptureOptions, PreparedFixture};
 use crate::files::ShowPath;
-use crate::redact::RedactionSummary;
+use crate::redact::{RedactOptions, RedactionSummary, Redactor};
 use crate::review::Written;
 use std::path::Path;
 
@@ -88,4 +88,25 @@ pub fn summary(written: &[Written], counts: WrittenCounts, redaction: &Redaction
 /// The notice of a failed capture that removed the pending files it wrote.
 pub fn removed_notice(removed: usize) -> String {
     format!("removed the {removed} pending fixtures this capture had written: a capture that fails writes nothing")
+}
+
+/// The redaction rules over what a capture prints: a capture file's name can
+/// hold a key (`session-ghp_….jsonl`), and every notice, error, written line
+/// and review hint that names a path would print it. The capture's own
+/// `--redact-rule` patterns and `--keep-personal-data` apply; one secret gets
+/// one placeholder in everything the capture prints.
+pub struct Shown(Redactor);
+
+impl Shown {
+    /// The rules of the capture `options` describe.
+    pub fn new(options: &CaptureOptions) -> Result<Shown, CaptureError> {
+        let rules =
+            RedactOptions { user_rules: options.redact_rules.clone(), keep_personal_data: options.keep_personal_data };
+        Ok(Shown(Redactor::with_options(&rules)?))
+    }
+
+    /// `text` with every secret replaced by a placeholder.
+    pub fn text(&mut self, text: &str) -> String {
+        self.0.scrub_text(text)
+    }
 }

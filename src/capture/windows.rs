@@ -67,8 +67,7 @@ pub(super) fn indexed_case(
     emitter: &mut Emitter<'_>,
 ) -> Result<(), CaptureError> {
     let Some((_, size)) = context.window else {
-        whole_case(context, redactor, case.into_whole()?, names, emitter);
-        return Ok(());
+        return whole_case(context, redactor, case.into_whole()?, names, emitter);
     };
     let windows = case.plan(size);
     // One window is the whole case; a label holding a secret not seen yet
@@ -76,8 +75,7 @@ pub(super) fn indexed_case(
     let label = match redactor.scrub_text_known(case.label()) {
         Ok((label, _)) if windows.len() > 1 => label,
         _ => {
-            whole_case(context, redactor, case.into_whole()?, names, emitter);
-            return Ok(());
+            return whole_case(context, redactor, case.into_whole()?, names, emitter);
         }
     };
     let base = unique_name(&format!("{}{}", context.options.name_prefix, label), names);

@@ -3,7 +3,7 @@
 //! what it wrote.
 
 use super::pipeline::{Delivery, Prepared, PreparedFixture, run};
-use super::printed::{WrittenCounts, removed_notice, summary};
+use super::printed::{Shown, WrittenCounts, removed_notice, summary};
 use super::{CaptureError, CaptureOptions};
 use crate::files::StagedFile;
 use crate::redact::RedactionSummary;
@@ -35,31 +35,35 @@ pub struct Captured {
 }
 
 /// Captures and writes, fixture by fixture as each is ready (see
-/// [`super::pipeline`]): `NAME.json.new` (removed again if a later document fails), or with
-/// [`WriteMode::Accept`] `NAME.json`, in place once every document passed.
+/// [`super::pipeline`]): `NAME.json.new` (removed again if a later document
+/// fails), or with [`WriteMode::Accept`] `NAME.json`, in place once every
+/// document passed. Everything it tells (notices, warnings, the written
+/// lines, the summary and its error) has gone through the redaction rules
+/// ([`Shown`]).
 pub fn capture(
     options: &CaptureOptions,
     mode: WriteMode,
     progress: &mut dyn Progress,
 ) -> Result<Captured, CaptureError> {
+    let mut shown = Shown::new(options)?;
     let mut written: Vec<Written> = Vec::new();
     let mut counts = WrittenCounts::default();
     let mut staged: Vec<(PreparedFixture, StagedFile)> = Vec::new();
     let result = run(options, &mut |delivery| {
         match delivery {
-            Delivery::Notice(text) => progress.notice(&text),
-            Delivery::Warning(text) => progress.warning(&text),
+            Delivery::Notice(text) => progress.notice(&shown.text(&text)),
+            Delivery::Warning(text) => progress.warning(&shown.text(&text)),
             Delivery::Fixture(fixture) => match mode {
                 WriteMode::Pending => {
                     let outcome = write_fixture(&fixture.target, &fixture.text, mode)?;
-                    progress.fixture(&counts.line(&fixture, &outcome));
+                    progress.fixture(&shown.text(&counts.line(&fixture, &outcome)));
                     written.push(outcome);
                 }
                 WriteMode::Accept => match stage_fixture(&fixture.target, &fixture.text)? {
                     Some(file) => staged.push((fixture, file)),
                     None => {
                         let outcome = Written::Unchanged(fixture.target.clone());
-                        progress.fixture(&counts.line(&fixture, &outcome));
+                        progress.fixture(&shown.text(&counts.line(&fixture, &outcome)));
                         written.push(outcome);
                     }
                 },
@@ -71,10 +75,11 @@ pub fn capture(
         Ok(redaction) => {
             for (fixture, file) in staged {
                 let outcome = crate::review::commit_staged(&fixture.target, file)?;
-                progress.fixture(&counts.line(&fixture, &outcome));
+                progress.fixture(&shown.text(&counts.line(&fixture, &outcome)));
                 written.push(outcome);
             }
             let summary = summary(&written, counts, &redaction, &options.out);
+            let summary = summary.iter().map(|line| shown.text(line)).collect();
             Ok(Captured { written, redaction, counts, summary })
         }
         Err(err) => {
@@ -87,7 +92,7 @@ pub fn capture(
             if removed > 0 {
                 progress.notice(&removed_notice(removed));
             }
-            Err(err)
+            Err(CaptureError::Shown(shown.text(&err.to_string())))
         }
     }
 }

@@ -190,22 +190,30 @@ impl fmt::Display for ReadError {
 /// `limit + 1` bytes, whatever the file is.
 pub fn read_limited(path: &Path, limit: impl Into<Bound>) -> Result<Vec<u8>, ReadError> {
     let Bound { bytes: limit, raised_by } = limit.into();
-    let file = open_without_blocking(path).map_err(ReadError::Io)?;
-    let metadata = file.metadata().map_err(ReadError::Io)?;
-    let kind = FileKind::from_metadata(&metadata);
-    if kind != FileKind::Regular {
-        return Err(ReadError::NotRegular(kind));
+    let (file, size) = open_regular(path)?;
+    if size > limit {
+        return Err(ReadError::TooLarge { size, limit, raised_by });
     }
-    if metadata.len() > limit {
-        return Err(ReadError::TooLarge { size: metadata.len(), limit, raised_by });
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     // The file may grow between the check and the read.
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge { size: bytes.len() as u64, limit, raised_by });
     }
     Ok(bytes)
+}
+
+/// Opens a regular file to be read in pieces, with its size: never blocks
+/// on a FIFO, and refuses anything but a regular file (symlinks followed)
+/// before reading a byte. The caller bounds what it reads.
+pub fn open_regular(path: &Path) -> Result<(File, u64), ReadError> {
+    let file = open_without_blocking(path).map_err(ReadError::Io)?;
+    let metadata = file.metadata().map_err(ReadError::Io)?;
+    let kind = FileKind::from_metadata(&metadata);
+    if kind != FileKind::Regular {
+        return Err(ReadError::NotRegular(kind));
+    }
+    Ok((file, metadata.len()))
 }
 
 #[cfg(unix)]

@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod capture_bounds;
 mod capture_session;
 mod capture_streams;
 mod redaction_false_positives;
@@ -12,6 +13,7 @@ mod redaction_planted;
 
 fn main() {
     common::harness::run(&[
+        capture_bounds::trials,
         capture_session::trials,
         capture_streams::trials,
         redaction_false_positives::trials,
