@@ -110,7 +110,27 @@ def corpus_folder(name, work):
     folder = os.path.join(work, name.replace(":", "-"))
     if os.path.isdir(folder):
         shutil.rmtree(folder)
-    return folder, build_corpus(folder, SIZE, suites)
+    total = build_corpus(folder, SIZE, suites)
+    if suites and not any(document_versions(os.path.join(ROOT, "fixtures", suite)) for suite in suites):
+        # Table documents (catalogs) take the newest fixtureVersion of their tree's other documents;
+        # alone in a tree they would take 1 and be judged as that version, so the corpus gets the
+        # VERSION the bundled tree's table takes.
+        with open(os.path.join(folder, "VERSION"), "w", encoding="utf-8") as handle:
+            handle.write(f"{max(document_versions(os.path.join(ROOT, 'fixtures')))}\n")
+    return folder, total
+
+
+def document_versions(folder):
+    """The fixtureVersion members of the JSON documents under `folder`."""
+    versions = []
+    for directory, _, names in os.walk(folder):
+        for name in names:
+            if name.endswith(".json"):
+                with open(os.path.join(directory, name), encoding="utf-8") as handle:
+                    version = re.search(r'"fixtureVersion":\s*(\d+)', handle.read())
+                if version:
+                    versions.append(int(version.group(1)))
+    return versions
 
 
 def main():
