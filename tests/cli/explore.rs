@@ -78,6 +78,12 @@ const MUTANTS: &[Mutant] = &[
         count: 300,
     },
     Mutant { name: "summary_code_points", suite: "event-fold", clusters: &["breaks fold.tool.summary"], count: 300 },
+    Mutant {
+        name: "answer_null_allowed",
+        suite: "codex-app-server-events",
+        clusters: &["breaks app-server.approval.answer-unreadable"],
+        count: 2200,
+    },
 ];
 
 /// The planted mutant with two bugs, each breaking its own rule (the
