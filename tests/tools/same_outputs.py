@@ -46,7 +46,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HAPI = os.path.normpath(os.path.join(ROOT, "..", "shared", "hapi", "fixtures"))
-MUTANT = os.path.join(ROOT, "tests", "adapters", "mutants", "codex_numeric_error.py")
+MUTANT = os.path.join(ROOT, "tests", "adapters", "mutants", "pagination_tie.py")
 FORMATS = ["pretty", "json", "junit", "markdown", "html"]
 SEED = "7"
 
@@ -172,7 +172,7 @@ def commands(work):
     found.append(
         (
             "explore: a planted mutant",
-            [*explore, "--suite", "chat", "--impl-cmd", mutant, "--count", "400", "--max-tests", "300", *explore_formats],
+            [*explore, "--suite", "pagination", "--impl-cmd", mutant, "--count", "100", *explore_formats],
             [out, pending],
         )
     )
