@@ -224,26 +224,24 @@ fn clusters_appear_in_json_markdown_and_terminal_reports() {
         &["run", "fixtures", "--format", "pretty", "--format", "json", "--format", "markdown", "--out", "out"],
     );
     let text = output.stdout;
-    // The text differs in blocks and in the visibleBlocks derived from them: one cause.
+    // The text differs in blocks and in the visibleBlocks derived from them: one cause, the rule that
+    // decided the user text (the envelope and the reduction only carried it).
     assert!(
         text.contains(
-            "3 failures, 1 cause:\n  3  breaks envelope.record.direct  chat/broken-1, chat/broken-2, chat/broken-3\n\n"
+            "3 failures, 1 cause:\n  3  breaks user.text.object  chat/broken-1, chat/broken-2, chat/broken-3\n\n"
         ),
         "{text}"
     );
     let report = read_json(&dir.path().join("out/conform-report.json"));
     assert_valid_report(&report);
-    assert_eq!(
-        report["clusters"][0]["signature"],
-        json!({"by": "rule", "suite": "chat", "rule": "envelope.record.direct"})
-    );
+    assert_eq!(report["clusters"][0]["signature"], json!({"by": "rule", "suite": "chat", "rule": "user.text.object"}));
     assert_eq!(report["clusters"][0]["cases"].as_array().unwrap().len(), 3);
     let markdown = std::fs::read_to_string(dir.path().join("out/conform-report.md")).unwrap();
     assert!(markdown.contains("### 3 failures, 1 cause\n\nEach cause is a rule broken, listed above."), "{markdown}");
     // The report leads with the rules broken, each linked to its sentence.
     assert!(
         markdown.contains(
-            "| 3 | [` envelope.record.direct `](src/suites/chat/README.md#rule-envelope.record.direct) | <code>chat/broken-1</code> |"
+            "| 3 | [` user.text.object `](src/suites/chat/README.md#rule-user.text.object) | <code>chat/broken-1</code> |"
         ),
         "{markdown}"
     );
@@ -251,7 +249,7 @@ fn clusters_appear_in_json_markdown_and_terminal_reports() {
     // Every difference names its rules, the likeliest first.
     let rules = &report["cases"].as_array().unwrap().iter().find(|c| c["id"] == "chat/broken-1").unwrap()["differences"]
         [0]["rules"];
-    assert_eq!(rules, &json!(["envelope.record.direct", "reduce.user.text", "user.text.object"]));
+    assert_eq!(rules, &json!(["user.text.object", "envelope.record.direct", "reduce.user.text"]));
 }
 
 fn chromium_args(profile: &Path) -> Vec<String> {
@@ -323,7 +321,7 @@ fn the_html_report_renders_its_counts_in_headless_chromium() {
     let rules = dom.find("id=\"rules-broken\"").expect("a rules-broken section");
     assert!(rules < dom.find("id=\"clusters\"").unwrap(), "the rules come before the clusters");
     assert!(
-        dom.contains("<a class=\"rule\" href=\"src/suites/chat/README.md#rule-envelope.record.direct\"><code>envelope.record.direct</code></a>"),
+        dom.contains("<a class=\"rule\" href=\"src/suites/chat/README.md#rule-user.text.object\"><code>user.text.object</code></a>"),
         "the rule is linked"
     );
     assert!(dom.contains("class=\"rules\">rules: <a class=\"rule\""), "each difference names its rules");
