@@ -59,6 +59,10 @@ struct Cli {
     #[arg(long, global = true, value_name = "N", env = "CONFORM_MAX_JSON_VALUES",
           default_value_t = conform::json::DEFAULT_MAX_VALUES, value_parser = clap::value_parser!(u64).range(1..))]
     max_json_values: u64,
+    /// Where the reports' rule links start (a URL such as https://github.com/ORG/REPO/blob/main/, or a path);
+    /// by default they are paths from the repository root.
+    #[arg(long, global = true, value_name = "URL-OR-PATH", env = "CONFORM_RULES_BASE", default_value = "")]
+    rules_base: String,
 }
 
 #[derive(Debug, Subcommand)]
@@ -126,6 +130,7 @@ pub fn main() -> i32 {
     conform::report::set_max_report_bytes(cli.max_report_size);
     conform::fixture::allow_dangling_links(cli.allow_dangling_links);
     conform::json::set_max_values(cli.max_json_values);
+    conform::suites::set_rules_base(&cli.rules_base);
     let worker =
         std::thread::Builder::new().name("conform".to_owned()).stack_size(MAIN_STACK_BYTES).spawn(
             move || match execute(cli.command) {

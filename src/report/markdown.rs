@@ -365,6 +365,16 @@ pub(crate) mod golden {
         sample::redactions().bind(|| insta::assert_snapshot!(text));
     }
 
+    /// `--rules-base`: the same report with every rule link absolute, for
+    /// reading away from the repository.
+    #[test]
+    fn the_sample_run_under_a_rules_base() {
+        let text = crate::suites::with_rules_base("https://example.invalid/repo/blob/main/", || {
+            sample::render(|out| write_markdown(&sample::run(), out))
+        });
+        sample::redactions().bind(|| insta::assert_snapshot!(text));
+    }
+
     /// 500 failures with ordinary diffs: about 300 KB in full.
     fn many_failures() -> RunReport {
         let mut report = sample::run();
@@ -470,7 +480,10 @@ pub(crate) mod golden {
     pub(crate) fn assert_inert(html: &str, details: usize) {
         // The report's own links (each rule broken, to its sentence in the
         // suite's README) are meant; every other link is a payload's.
-        let own_links = regex::Regex::new(r#"<a href="src/suites/[a-z_]+/README\.md#rule-[a-z0-9.-]+">"#).unwrap();
+        // The report's own links start with the configured rules base.
+        let base = regex::escape(&crate::suites::rules_base().replace('&', "&amp;"));
+        let own_links =
+            regex::Regex::new(&format!(r#"<a href="{base}src/suites/[a-z_]+/README\.md#rule-[a-z0-9.-]+">"#)).unwrap();
         let html = &*own_links.replace_all(html, "");
         for live in ["<script", "<img", "<a ", "<b>bold", "<em>", ">injected heading", "\u{1b}"] {
             assert!(!html.contains(live), "{live} is live in:\n{html}");
@@ -493,5 +506,19 @@ pub(crate) mod golden {
         assert!(!md.contains('\u{1b}'), "escape bytes are made visible: {md}");
         let Some(html) = render_gfm(&md) else { return };
         assert_inert(&html, failing);
+    }
+
+    /// The rule links of a report written with a rules base are the only
+    /// links live in it: absolute, as a pull request comment needs them.
+    #[test]
+    fn rule_links_under_a_rules_base_are_the_only_live_links() {
+        let report = hostile_run();
+        let base = "https://example.invalid/repo/blob/main/";
+        let md = crate::suites::with_rules_base(base, || sample::render(|out| write_markdown(&report, out)));
+        let failing =
+            report.cases.iter().filter(|c| !matches!(c.verdict.tally(), Tally::Passed | Tally::Skipped)).count();
+        let Some(html) = render_gfm(&md) else { return };
+        assert!(html.contains(&format!("<a href=\"{base}src/suites/")), "{html}");
+        crate::suites::with_rules_base(base, || assert_inert(&html, failing));
     }
 }

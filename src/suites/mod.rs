@@ -29,6 +29,8 @@ pub mod sse;
 pub mod tool_policy;
 
 use crate::suite_api::Suite;
+use std::cell::RefCell;
+use std::sync::RwLock;
 
 /// Lists each suite's [`Suite`] value in [`all`], so that registering a
 /// suite is its `pub mod` line above and one line of `registry!`.
@@ -71,11 +73,12 @@ pub fn find(name: &str) -> Option<&'static dyn Suite> {
 }
 
 /// Where a rule is stated: the link to its anchor in its suite's README
-/// (a path from the repository root, `src/suites/chat/README.md#rule-<id>`)
-/// and the sentence that states it there (the rest of its table row).
+/// (a path from the repository root, `src/suites/chat/README.md#rule-<id>`,
+/// after the [`rules_base`] when one is set) and the sentence that states it
+/// there (the rest of its table row).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleDoc {
-    /// `src/suites/<folder>/README.md#rule-<id>`.
+    /// `<base>src/suites/<folder>/README.md#rule-<id>`.
     pub link: String,
     /// The rule's sentence, Markdown as in the README (empty when the
     /// README has no anchored row for it).
@@ -100,7 +103,65 @@ pub fn rule_doc(suite: &str, rule: &str) -> Option<RuleDoc> {
             cells.get(1..).map(|rest| rest.join(" — ")).unwrap_or_default()
         })
         .unwrap_or_default();
-    Some(RuleDoc { link: format!("{folder}/README.md#{anchor}"), sentence })
+    Some(RuleDoc { link: format!("{}{folder}/README.md#{anchor}", rules_base()), sentence })
+}
+
+/// The base every rule link starts with for the rest of the process
+/// (`--rules-base`; the command line sets it once): empty, the default, keeps
+/// links relative to the repository root.
+static RULES_BASE: RwLock<String> = RwLock::new(String::new());
+
+thread_local! {
+    /// A base that takes the place of [`RULES_BASE`] on one thread, for
+    /// [`with_rules_base`].
+    static THREAD_RULES_BASE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Makes every rule link start with `base` for the rest of the process:
+/// reports are read away from the repository (a CI artifact folder, a pull
+/// request comment), where a path from the repository root leads nowhere,
+/// so a URL such as `https://github.com/ORG/REPO/blob/main/` makes them
+/// absolute. A `/` is added when `base` does not end with one, and every
+/// character that could end a link or a Markdown or HTML construct is
+/// percent-encoded (see [`link_base`]); an empty base keeps today's links.
+pub fn set_rules_base(base: &str) {
+    *RULES_BASE.write().unwrap_or_else(std::sync::PoisonError::into_inner) = link_base(base);
+}
+
+/// Runs `render` with `base` as the rules base on this thread only (the
+/// golden tests render beside each other in one process).
+pub fn with_rules_base<T>(base: &str, render: impl FnOnce() -> T) -> T {
+    let before = THREAD_RULES_BASE.with(|cell| cell.replace(Some(link_base(base))));
+    let result = render();
+    THREAD_RULES_BASE.with(|cell| *cell.borrow_mut() = before);
+    result
+}
+
+/// The base rule links start with now (empty by default).
+pub fn rules_base() -> String {
+    THREAD_RULES_BASE
+        .with(|cell| cell.borrow().clone())
+        .unwrap_or_else(|| RULES_BASE.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone())
+}
+
+/// `base` as the start of a link: a `/` after it unless it is empty or ends
+/// with one, and every byte outside the characters a URL path keeps as they
+/// are percent-encoded, so the base cannot close a Markdown link or table
+/// cell, open a tag, or break out of an attribute or a plain-text line.
+fn link_base(base: &str) -> String {
+    const KEPT: &[u8] = b"-._~:/@!$+,;=%_";
+    let mut link = String::with_capacity(base.len() + 1);
+    for &byte in base.as_bytes() {
+        if byte.is_ascii_alphanumeric() || KEPT.contains(&byte) {
+            link.push(char::from(byte));
+        } else {
+            link.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    if !link.is_empty() && !link.ends_with('/') {
+        link.push('/');
+    }
+    link
 }
 
 /// The names of every suite, in report order.
@@ -124,6 +185,22 @@ fn nearest_name<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rules_base_prefixes_every_rule_link_and_is_encoded_to_stay_a_link() {
+        let link = |base: &str| with_rules_base(base, || rule_doc("chat", "user.text.string").unwrap().link);
+        assert_eq!(link(""), "src/suites/chat/README.md#rule-user.text.string");
+        assert_eq!(
+            link("https://example.invalid/repo/blob/main/"),
+            "https://example.invalid/repo/blob/main/src/suites/chat/README.md#rule-user.text.string"
+        );
+        assert_eq!(link("../repo"), "../repo/src/suites/chat/README.md#rule-user.text.string");
+        assert_eq!(
+            link("https://x.invalid/a b)|<\"'[]"),
+            "https://x.invalid/a%20b%29%7C%3C%22%27%5B%5D/src/suites/chat/README.md#rule-user.text.string"
+        );
+        assert_eq!(rule_doc("chat", "user.text.string").unwrap().link, link(""), "the override is scoped");
+    }
 
     #[test]
     fn the_nearest_name_forgives_case_and_separators_first() {

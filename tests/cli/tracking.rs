@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{
-    Finished, assert_valid_report, chat_fixture, chromium, conform_in, hapi_corpus, read_json, verdict_list,
+    Conform, Finished, assert_valid_report, chat_fixture, chromium, conform_in, hapi_corpus, read_json, verdict_list,
     write_fixture,
 };
 use serde_json::{Value, json};
@@ -250,6 +250,50 @@ fn clusters_appear_in_json_markdown_and_terminal_reports() {
     let rules = &report["cases"].as_array().unwrap().iter().find(|c| c["id"] == "chat/broken-1").unwrap()["differences"]
         [0]["rules"];
     assert_eq!(rules, &json!(["user.text.object", "envelope.record.direct", "reduce.user.text"]));
+}
+
+/// `--rules-base` (or `CONFORM_RULES_BASE`) makes every rule link absolute,
+/// for reports read away from the repository; without it they stay paths
+/// from the repository root.
+fn rule_links_start_with_the_rules_base() {
+    let dir = tempfile::tempdir().unwrap();
+    tree_with_three_failures(dir.path());
+    let base = "https://example.invalid/repo/blob/main/";
+    let output = run(
+        dir.path(),
+        &[
+            "run",
+            "fixtures",
+            "--rules-base",
+            base,
+            "--format",
+            "json",
+            "--format",
+            "html",
+            "--format",
+            "markdown",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code(&output), 1, "{}", output.stderr);
+    // Which rule leads is the ranking's business; every link starts with the base.
+    let link = format!("{base}src/suites/chat/README.md#rule-");
+    let html = std::fs::read_to_string(dir.path().join("out/conform-report.html")).unwrap();
+    assert!(html.contains(&format!("<a class=\"rule\" href=\"{link}")), "{html}");
+    assert!(!html.contains("href=\"src/suites/"), "no rule link is left relative");
+    let markdown = std::fs::read_to_string(dir.path().join("out/conform-report.md")).unwrap();
+    assert!(markdown.contains(&format!(" `]({link}")), "{markdown}");
+    assert!(!markdown.contains("](src/suites/"), "{markdown}");
+
+    // Rendering the JSON report again takes the base from the environment.
+    let page = Conform::new(&["report", "html", "out/conform-report.json", "--out", "again.html"])
+        .dir(dir.path())
+        .env("CONFORM_RULES_BASE", "https://example.invalid/other")
+        .run();
+    assert_eq!(code(&page), 0, "{}", page.stderr);
+    let again = std::fs::read_to_string(dir.path().join("again.html")).unwrap();
+    assert!(again.contains("href=\"https://example.invalid/other/src/suites/chat/README.md#rule-"), "{again}");
 }
 
 fn chromium_args(profile: &Path) -> Vec<String> {
@@ -630,6 +674,7 @@ crate::trials![
     baseline_write_adopts_a_run_and_keeps_surviving_reasons,
     compare_lists_a_regression_with_its_pointer_and_a_fix,
     clusters_appear_in_json_markdown_and_terminal_reports,
+    rule_links_start_with_the_rules_base,
     the_html_report_renders_its_counts_in_headless_chromium,
     the_html_matrix_has_one_column_per_implementation,
     merging_refuses_overlapping_shards_and_other_harness_versions,
