@@ -84,6 +84,7 @@ const MUTANTS: &[Mutant] = &[
         clusters: &["breaks app-server.approval.answer-unreadable"],
         count: 2200,
     },
+    Mutant { name: "empty_error_flag", suite: "chat", clusters: &["breaks reduce.tool.result-completed"], count: 1000 },
 ];
 
 /// The planted mutant with two bugs, each breaking its own rule (the
