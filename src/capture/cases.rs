@@ -47,7 +47,8 @@ pub(super) fn whole_case(
     }
     redactor.scrub_value(&mut case.input);
     let base = unique_name(&format!("{}{}", context.options.name_prefix, redactor.scrub_text(&case.label)), names);
-    for part in split(&case, &base, context.window) {
+    let input = std::mem::take(&mut case.input);
+    for part in split(input, case.provenance.items, &base, context.window) {
         if emitter.stopped() {
             return Ok(());
         }

@@ -23,9 +23,8 @@ pub(super) fn finish(
     let expected = (context.reference)(&input, &mut portability)
         .map_err(|message| CaptureError::Reference { name: name.clone(), message })?;
     let warnings = portability.lines().into_iter().map(|note| format!("{name}: not portable: {note}")).collect();
-    let document = build_document(context.suite, context.version, &name, &description, &input, &expected)
+    let document = build_document(context.suite, context.version, &name, &description, input, &expected)
         .map_err(|message| CaptureError::Reference { name: name.clone(), message })?;
-    drop(input);
     let target = context.options.out.join(format!("{name}.json"));
     let (document, kept) = keep_curated(document, &target);
     let text = json::to_canonical_string(&document);
@@ -114,13 +113,14 @@ pub(super) fn describe(
 }
 
 /// Assembles `{fixtureVersion, name, description, <input>, <expected>}` in
-/// the suite's layout.
+/// the suite's layout. The input is dropped as soon as the document holds
+/// its copy, so that at most two copies of a large input are alive at once.
 pub(super) fn build_document(
     suite: &dyn Suite,
     version: u32,
     name: &str,
     description: &str,
-    input: &Value,
+    input: Value,
     expected: &Value,
 ) -> Result<Value, String> {
     let mut document = Map::new();
@@ -128,8 +128,9 @@ pub(super) fn build_document(
     document.insert("name".to_owned(), Value::from(name));
     document.insert("description".to_owned(), Value::from(description));
     let document = suite
-        .with_input(&Value::Object(document), input)
+        .with_input(&Value::Object(document), &input)
         .map_err(|message| format!("captures cannot build documents of suite {} {message}", suite.name()))?;
+    drop(input);
     suite.with_expected(&document, expected)
 }
 

@@ -7,7 +7,7 @@ use super::document::describe;
 use super::order::{Emitter, Job};
 use super::pipeline::Context;
 use super::scrub::scrub_in_order;
-use super::{CaptureError, CapturedCase, IndexedCase, Window};
+use super::{CaptureError, IndexedCase, Window};
 use crate::redact::Redactor;
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
@@ -22,17 +22,13 @@ pub(super) struct Part {
     pub(super) oversized: bool,
 }
 
-pub(super) fn split(case: &CapturedCase, base: &str, window_fn: Option<(super::WindowFn, usize)>) -> Vec<Part> {
-    let windows = window_fn.map(|(cut, size)| cut(&case.input, size)).unwrap_or_default();
+/// Cuts a case's `input` (of `items` items) into its parts; a case of one
+/// part is moved into it, not copied.
+pub(super) fn split(input: Value, items: usize, base: &str, window_fn: Option<(super::WindowFn, usize)>) -> Vec<Part> {
+    let windows = window_fn.map(|(cut, size)| cut(&input, size)).unwrap_or_default();
     if windows.len() <= 1 {
         let oversized = windows.first().is_some_and(|w| w.oversized);
-        return vec![Part {
-            name: base.to_owned(),
-            input: case.input.clone(),
-            items: case.provenance.items,
-            window: None,
-            oversized,
-        }];
+        return vec![Part { name: base.to_owned(), input, items, window: None, oversized }];
     }
     let count = windows.len();
     let width = count.to_string().len();

@@ -33,8 +33,9 @@ pub struct View {
     /// starts (each escape is decoded from the bytes right after the last),
     /// so this is every span at a quarter of the room of a range per byte.
     /// `None` for the original itself (each byte comes from its own
-    /// character).
-    origin: Option<Vec<usize>>,
+    /// character). `u32`, half the room of `usize`: an original of more
+    /// than `u32::MAX` bytes is not decoded (see [`View::decoded_by`]).
+    origin: Option<Vec<u32>>,
 }
 
 impl View {
@@ -63,7 +64,7 @@ impl View {
         // The span of the character holding the last byte ends where the
         // next character's starts.
         let next = (range.end..=self.text.len()).find(|&at| self.text.is_char_boundary(at))?;
-        Some(*origin.get(range.start)?..*origin.get(next)?)
+        Some(usize::try_from(*origin.get(range.start)?).ok()?..usize::try_from(*origin.get(next)?).ok()?)
     }
 
     /// The view with one more level of escapes decoded, or `None` when there
@@ -91,9 +92,11 @@ impl View {
         while at < self.text.len() {
             let (decoded, consumed) = step(&self.text, at);
             let Some(span) = self.original_span(at..at + consumed) else { break };
+            // Offsets past u32 (an original over 4 GiB) are not decoded.
+            let (Ok(start), Ok(span_end)) = (u32::try_from(span.start), u32::try_from(span.end)) else { return None };
             text.push(decoded);
-            origin.extend(std::iter::repeat_n(span.start, decoded.len_utf8()));
-            end = span.end;
+            origin.extend(std::iter::repeat_n(start, decoded.len_utf8()));
+            end = span_end;
             at += consumed;
         }
         origin.push(end);
@@ -174,16 +177,30 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
 /// original itself): JSON escape levels, then percent-decoded levels of the
 /// deepest of those.
 pub fn views(original: &str) -> Vec<View> {
-    let mut levels = vec![View::identity(original)];
-    while levels.len() <= MAX_ESCAPE_LEVELS {
-        let Some(next) = levels.last().and_then(View::decode_once) else { break };
-        levels.push(next);
+    let mut levels = Vec::new();
+    for_each_view(original, |view| levels.push(view.clone()));
+    levels
+}
+
+/// Visits the views [`views`] returns, in the same order, holding only the
+/// one visited and the one it was decoded from: each decoded level keeps a
+/// map of a `usize` per byte, so holding every level of a large document at
+/// once cost tens of times its size.
+pub fn for_each_view(original: &str, mut visit: impl FnMut(&View)) {
+    let mut current = View::identity(original);
+    visit(&current);
+    let mut escape_levels = 0;
+    while escape_levels < MAX_ESCAPE_LEVELS {
+        let Some(next) = current.decode_once() else { break };
+        current = next;
+        visit(&current);
+        escape_levels += 1;
     }
     for _ in 0..MAX_PERCENT_LEVELS {
-        let Some(next) = levels.last().and_then(View::percent_decode_once) else { break };
-        levels.push(next);
+        let Some(next) = current.percent_decode_once() else { break };
+        current = next;
+        visit(&current);
     }
-    levels
 }
 
 #[cfg(test)]

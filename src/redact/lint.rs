@@ -44,7 +44,7 @@ impl Linter {
 /// Every finding of the lint in a document (see [`Redactor::lint`]).
 pub(super) fn lint_with(rules: &RuleList, text: &str, value: &Value) -> Vec<Finding> {
     let mut findings = Vec::new();
-    for view in escapes::views(text) {
+    escapes::for_each_view(text, |view| {
         for hit in find_hits(rules, &view.text) {
             let Some(span) = view.original_span(hit.range.clone()) else { continue };
             let (line, column) = json::line_column(text, span.start);
@@ -57,7 +57,7 @@ pub(super) fn lint_with(rules: &RuleList, text: &str, value: &Value) -> Vec<Find
                 findings.push(finding);
             }
         }
-    }
+    });
     lint_members(value, String::new(), &mut findings);
     findings
 }

@@ -6,6 +6,7 @@
 mod common;
 
 mod capture_bounds;
+mod capture_memory;
 mod capture_session;
 mod capture_streams;
 mod redaction_false_positives;
@@ -14,6 +15,7 @@ mod redaction_planted;
 fn main() {
     common::harness::run(&[
         capture_bounds::trials,
+        capture_memory::trials,
         capture_session::trials,
         capture_streams::trials,
         redaction_false_positives::trials,
