@@ -291,10 +291,7 @@ fn tool_result(
     });
     if let Some(tool) = tool {
         trace.hit("fold.tool-result.upgrade");
-        tool.output = data.get("output").cloned();
-        tool.is_error = data.get("is_error").cloned();
-        tool.exit_code = data.get("exit_code").cloned();
-        tool.status = ToolStatus::Done;
+        complete_tool(tool, data);
         return Applied::Yes;
     }
     let position =
@@ -307,10 +304,7 @@ fn tool_result(
         && let Some(mut spawn) = never_ran(subagent, data)
     {
         trace.hit("fold.subagent.never-ran");
-        spawn.output = data.get("output").cloned();
-        spawn.is_error = data.get("is_error").cloned();
-        spawn.exit_code = data.get("exit_code").cloned();
-        spawn.status = ToolStatus::Done;
+        complete_tool(&mut spawn, data);
         *slot = Block::Tool(spawn);
         return Applied::Yes;
     }
@@ -319,6 +313,14 @@ fn tool_result(
     trace.hit(if failed { "fold.subagent.failed" } else { "fold.subagent.completed" });
     finish_subagent(subagent, if failed { SubagentStatus::Failed } else { SubagentStatus::Completed }, ts, trace);
     Applied::Yes
+}
+
+/// A tool block done with the result's output, error flag and exit code.
+fn complete_tool(tool: &mut ToolBlock, data: &Map<String, Value>) {
+    tool.output = data.get("output").cloned();
+    tool.is_error = data.get("is_error").cloned();
+    tool.exit_code = data.get("exit_code").cloned();
+    tool.status = ToolStatus::Done;
 }
 
 /// The spawn's tool block when the sub-agent never ran: its result is an
