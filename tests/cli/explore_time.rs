@@ -10,19 +10,26 @@
 use crate::common;
 
 use common::{Conform, python, read_json};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-fn a_hanging_adapter_cannot_hold_explore_past_its_time() {
-    let Some(python) = python() else { return common::skip("python3 is not installed") };
-    let dir = tempfile::tempdir().unwrap();
-    let answers = dir.path().join("answers.json");
+/// An adapter that hangs on every case, and the file each of its processes
+/// writes its pid to (`CONFORM_TEST_PIDFILE`).
+fn hanging_adapter(python: &str, dir: &Path) -> (String, PathBuf) {
+    let answers = dir.join("answers.json");
     std::fs::write(&answers, "{}").unwrap();
-    let pids = dir.path().join("pids");
     let adapter = format!(
         "{python} {} --fault hang --on '*' --answers {}",
         common::path_arg("tests/adapters/fault_adapter.py"),
         answers.display()
     );
+    (adapter, dir.join("pids"))
+}
+
+fn a_hanging_adapter_cannot_hold_explore_past_its_time() {
+    let Some(python) = python() else { return common::skip("python3 is not installed") };
+    let dir = tempfile::tempdir().unwrap();
+    let (adapter, pids) = hanging_adapter(python, dir.path());
     let out = dir.path().join("reports");
     let args = ["explore", "--impl-cmd", &adapter, "--suite", "chat", "--time", "3s", "--timeout", "60s", "-j", "1"];
     let finished =
@@ -41,9 +48,7 @@ fn a_hanging_adapter_cannot_hold_explore_past_its_time() {
     let started = std::fs::read_to_string(&pids).unwrap();
     assert!(!started.trim().is_empty());
     for pid in started.lines() {
-        let alive = std::path::Path::new(&format!("/proc/{pid}")).exists()
-            && !std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default().contains(") Z ");
-        assert!(!alive, "adapter {pid} outlived explore");
+        assert!(gone(pid), "adapter {pid} outlived explore");
     }
 }
 
@@ -55,14 +60,7 @@ fn gone(pid: &str) -> bool {
 fn no_adapter_outlives_an_explore_killed_by_sigkill() {
     let Some(python) = python() else { return common::skip("python3 is not installed") };
     let dir = tempfile::tempdir().unwrap();
-    let answers = dir.path().join("answers.json");
-    std::fs::write(&answers, "{}").unwrap();
-    let pids = dir.path().join("pids");
-    let adapter = format!(
-        "{python} {} --fault hang --on '*' --answers {}",
-        common::path_arg("tests/adapters/fault_adapter.py"),
-        answers.display()
-    );
+    let (adapter, pids) = hanging_adapter(python, dir.path());
     let out = dir.path().join("reports");
     let args = ["explore", "--impl-cmd", &adapter, "--suite", "chat", "--time", "60s", "--timeout", "60s", "-j", "2"];
     let finished =
